@@ -1,0 +1,384 @@
+/*
+ * scope_profiler/results.h: the analysis API of libscope_profiler.
+ *
+ * Reads a profile (written by this library or by the Python scope-profiler,
+ * schemas 1 to 3) and answers the questions of the post-processing tutorial:
+ *
+ *   Python                               C
+ *   read_h5(path)                        sp_read(path, &err)
+ *   results.region_names / len / in      sp_results_region_name / _num_regions / _find
+ *   results["solve"]                     sp_results_get(r, "solve", &err)
+ *   mpi_region[0]                        sp_mpi_region_rank(mr, 0, &err)
+ *   .total_duration, ...                 sp_mpi_region_total_duration(mr), ... (seconds;
+ *                                        the _ns variants return int64 nanoseconds)
+ *   .get_summary()                       sp_mpi_region_get_summary(mr, &summary)
+ *   num_calls_per_rank(), ...            sp_mpi_region_num_calls_per_rank(mr, out), ...
+ *   summary(include=, exclude=)          sp_results_summary(r, &filter, &err)
+ *   print_summary(sort=, columns=, ...)  sp_print_summary(r, stdout, &opts, &err)
+ *   events()                             sp_events_open / sp_events_next / sp_events_close
+ *   to_dataframe(per_rank=)              sp_write_summary_csv / sp_write_summary_json
+ *
+ * Definitions: durations are seconds at the API (int64 ns inside); std is
+ * the population standard deviation; percentiles interpolate linearly
+ * between order statistics (numpy's default); exclusive time of a call is
+ * its duration minus its direct children's; imbalance is
+ * (max over ranks of the per-rank total / mean of those totals - 1) * 100
+ * over ranks with a nonzero total (0 with fewer than two such ranks).
+ *
+ * Objects returned as `const` pointers belong to their sp_results and live
+ * until sp_results_free(). Nothing here is thread-safe for one sp_results
+ * used from several threads at once, except through const reads after a
+ * first sp_results_summary() has built the caches.
+ */
+#ifndef SCOPE_PROFILER_RESULTS_H
+#define SCOPE_PROFILER_RESULTS_H
+
+#include <scope_profiler.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A status with a one-line message naming the file and the problem. */
+typedef struct sp_error {
+    sp_status status;
+    char message[1024];
+} sp_error;
+
+typedef struct sp_results sp_results;       /**< ProfilingResults: one profile */
+typedef struct sp_mpi_region sp_mpi_region; /**< MPIRegion: one region over all ranks */
+typedef struct sp_rank_region sp_rank_region; /**< Region: one region on one rank */
+
+/* --- Reading ------------------------------------------------------------- */
+
+/**
+ * Reads a profile. Returns NULL on failure with err (if non-NULL) set:
+ * SP_ERR_NO_SUCH_FILE, SP_ERR_NOT_HDF5, SP_ERR_NOT_A_PROFILE,
+ * SP_ERR_SCHEMA_TOO_NEW, SP_ERR_DAMAGED, SP_ERR_BAD_DATASET, SP_ERR_OUT_OF_MEMORY.
+ */
+SP_API sp_results *sp_read(const char *path, sp_error *err);
+
+/** Frees the results and everything handed out from them. NULL is ignored. */
+SP_API void sp_results_free(sp_results *results);
+
+/** The path the results were read from (or written to). */
+SP_API const char *sp_results_path(const sp_results *results);
+
+/** The file's schema number (1, 2 or 3). */
+SP_API int sp_results_schema(const sp_results *results);
+
+/** Nonzero when the file holds per-call events (not the aggregate layout). */
+SP_API int sp_results_has_events(const sp_results *results);
+
+/**
+ * Writes the tutorial's one-line description into buf, e.g.
+ * "<ProfilingResults 'profiling_data.h5': 4 region(s), 1 rank(s)>".
+ * Returns the length it needed (like snprintf).
+ */
+SP_API int sp_results_describe(const sp_results *results, char *buf, size_t size);
+
+/* --- Regions ------------------------------------------------------------- */
+
+/** Number of regions (len(results)). */
+SP_API size_t sp_results_num_regions(const sp_results *results);
+
+/** Region name by index, in file order (region_names); NULL if out of range. */
+SP_API const char *sp_results_region_name(const sp_results *results, size_t index);
+
+/** Index of a region by name, or -1 ("name" in results). */
+SP_API long sp_results_find(const sp_results *results, const char *name);
+
+/** Region by index in file order (iteration); NULL if out of range. */
+SP_API const sp_mpi_region *sp_results_region_at(const sp_results *results, size_t index);
+
+/**
+ * Region by name (results["solve"]). On a miss returns NULL with
+ * SP_ERR_NO_SUCH_REGION and the message "No region named 'sovle' in
+ * profiling_data.h5. Available regions: ['assemble', ...]", followed by
+ * " Did you mean 'solve'?" when a name is close.
+ */
+SP_API const sp_mpi_region *sp_results_get(const sp_results *results, const char *name,
+                                           sp_error *err);
+
+/* --- Ranks and time ------------------------------------------------------ */
+
+/** Number of distinct ranks with data (num_ranks). */
+SP_API size_t sp_results_num_ranks(const sp_results *results);
+
+/** The index-th rank number in ascending order. */
+SP_API uint32_t sp_results_rank(const sp_results *results, size_t index);
+
+/** Times in seconds (the _ns variants in int64 ns), on rank 0's clock:
+ *  time_origin: metadata start_time_ns when present, else the earliest start;
+ *  minimum_start_time / maximum_end_time: over all calls;
+ *  time_span: maximum_end_time - minimum_start_time;
+ *  run_start_time: start_time_ns when present, else minimum_start_time;
+ *  startup_time: minimum_start_time - run_start_time;
+ *  total_time: finalize_time_ns - start_time_ns when both are present,
+ *  else time_span. */
+SP_API double sp_results_time_origin(const sp_results *results);
+SP_API int64_t sp_results_time_origin_ns(const sp_results *results);
+SP_API double sp_results_minimum_start_time(const sp_results *results);
+SP_API int64_t sp_results_minimum_start_time_ns(const sp_results *results);
+SP_API double sp_results_maximum_end_time(const sp_results *results);
+SP_API int64_t sp_results_maximum_end_time_ns(const sp_results *results);
+SP_API double sp_results_time_span(const sp_results *results);
+SP_API double sp_results_run_start_time(const sp_results *results);
+SP_API double sp_results_startup_time(const sp_results *results);
+SP_API double sp_results_total_time(const sp_results *results);
+
+/* --- Metadata ------------------------------------------------------------ */
+
+typedef enum sp_value_type {
+    SP_VALUE_INT = 0,
+    SP_VALUE_FLOAT,
+    SP_VALUE_STRING,
+    SP_VALUE_STRING_LIST
+} sp_value_type;
+
+/** One metadata attribute; the pointers belong to the results. */
+typedef struct sp_metadata_item {
+    const char *key;
+    sp_value_type type;
+    int64_t int_value;
+    double float_value;
+    const char *string_value;
+    const char *const *list;
+    size_t list_len;
+} sp_metadata_item;
+
+/** Number of metadata attributes. */
+SP_API size_t sp_results_num_metadata(const sp_results *results);
+
+/** The index-th attribute in file order; returns 0 if out of range. */
+SP_API int sp_results_metadata_at(const sp_results *results, size_t index,
+                                  sp_metadata_item *out);
+
+/** The attribute named key; returns 0 if absent. */
+SP_API int sp_results_metadata_find(const sp_results *results, const char *key,
+                                    sp_metadata_item *out);
+
+/* --- MPIRegion: one region over all ranks -------------------------------- */
+
+/** The fields of get_summary(), durations in seconds. */
+typedef struct sp_summary {
+    uint64_t num_calls;
+    double total_duration;
+    double inclusive_duration; /* = total_duration */
+    double exclusive_duration; /* total minus the time in direct children */
+    double average_duration;
+    double min_duration;
+    double max_duration;
+    double first_duration;
+    double last_duration;
+    double std_duration;
+} sp_summary;
+
+SP_API const char *sp_mpi_region_name(const sp_mpi_region *region);
+
+/** Ranks that recorded the region, ascending. */
+SP_API size_t sp_mpi_region_num_ranks(const sp_mpi_region *region);
+SP_API uint32_t sp_mpi_region_rank_id(const sp_mpi_region *region, size_t index);
+
+/** Statistics pooled over all calls of all ranks. */
+SP_API uint64_t sp_mpi_region_num_calls(const sp_mpi_region *region);
+SP_API double sp_mpi_region_total_duration(const sp_mpi_region *region);
+SP_API int64_t sp_mpi_region_total_duration_ns(const sp_mpi_region *region);
+SP_API double sp_mpi_region_average_duration(const sp_mpi_region *region);
+SP_API double sp_mpi_region_min_duration(const sp_mpi_region *region);
+SP_API int64_t sp_mpi_region_min_duration_ns(const sp_mpi_region *region);
+SP_API double sp_mpi_region_max_duration(const sp_mpi_region *region);
+SP_API int64_t sp_mpi_region_max_duration_ns(const sp_mpi_region *region);
+SP_API double sp_mpi_region_std_duration(const sp_mpi_region *region);
+SP_API double sp_mpi_region_first_duration(const sp_mpi_region *region);
+SP_API double sp_mpi_region_last_duration(const sp_mpi_region *region);
+SP_API double sp_mpi_region_inclusive_duration(const sp_mpi_region *region);
+
+/** Exclusive time (needs the call tree). NaN with err set if unavailable. */
+SP_API double sp_mpi_region_exclusive_duration(const sp_mpi_region *region, sp_error *err);
+
+/** The q-th percentile (0 <= q <= 100) of the durations, seconds. NaN with err on error. */
+SP_API double sp_mpi_region_percentile(const sp_mpi_region *region, double q, sp_error *err);
+
+/** max/mean of the per-rank totals (1.0 when balanced or fewer than two ranks; see top). */
+SP_API double sp_mpi_region_imbalance(const sp_mpi_region *region);
+/** (imbalance - 1) * 100. */
+SP_API double sp_mpi_region_imbalance_pct(const sp_mpi_region *region);
+
+/** Per-rank values, out[i] for sp_mpi_region_rank_id(region, i); out holds num_ranks. */
+SP_API void sp_mpi_region_num_calls_per_rank(const sp_mpi_region *region, uint64_t *out);
+SP_API void sp_mpi_region_total_durations(const sp_mpi_region *region, double *out);
+SP_API void sp_mpi_region_average_durations(const sp_mpi_region *region, double *out);
+SP_API void sp_mpi_region_min_durations(const sp_mpi_region *region, double *out);
+SP_API void sp_mpi_region_max_durations(const sp_mpi_region *region, double *out);
+
+/** get_summary(): pooled values. Returns SP_OK or the call tree's error. */
+SP_API sp_status sp_mpi_region_get_summary(const sp_mpi_region *region, sp_summary *out,
+                                           sp_error *err);
+
+/**
+ * The region on one rank (mpi_region[rank]). On a rank without data returns
+ * NULL with SP_ERR_NO_SUCH_RANK and a message listing the ranks that have data.
+ */
+SP_API const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *region, uint32_t rank,
+                                                sp_error *err);
+
+/* --- Region: one region on one rank -------------------------------------- */
+
+SP_API uint32_t sp_rank_region_rank(const sp_rank_region *region);
+SP_API const char *sp_rank_region_name(const sp_rank_region *region);
+SP_API uint64_t sp_rank_region_num_calls(const sp_rank_region *region);
+
+/** Per-call int64 ns, in start order, num_calls long (NULL without events). */
+SP_API const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *region);
+SP_API const int64_t *sp_rank_region_durations_ns(const sp_rank_region *region);
+
+/** Per-call values in seconds into out (num_calls long); end = start + duration. */
+SP_API void sp_rank_region_durations(const sp_rank_region *region, double *out);
+SP_API void sp_rank_region_start_times(const sp_rank_region *region, double *out);
+SP_API void sp_rank_region_end_times(const sp_rank_region *region, double *out);
+
+/** get_summary() of this rank's calls. */
+SP_API sp_status sp_rank_region_get_summary(const sp_rank_region *region, sp_summary *out,
+                                            sp_error *err);
+
+/* --- Filters and summary rows -------------------------------------------- */
+
+/**
+ * Region selection. include/exclude are PCRE2 regular expressions anchored
+ * at the start of the name (like Python's re.match); a region is kept when
+ * it matches any include pattern (or there are none) and no exclude
+ * pattern. ranks restricts the calls used to those ranks (NULL = all).
+ */
+typedef struct sp_filter {
+    const char *const *include;
+    size_t num_include;
+    const char *const *exclude;
+    size_t num_exclude;
+    const uint32_t *ranks;
+    size_t num_ranks;
+} sp_filter;
+
+/** One summary() row (or one per-rank row, where rank is set). */
+typedef struct sp_summary_row {
+    const char *name;
+    int64_t rank; /* -1 in pooled rows */
+    uint64_t num_ranks;
+    uint64_t num_calls;
+    double total_duration;
+    double inclusive_duration;
+    double exclusive_duration;
+    double average_duration;
+    double min_duration;
+    double max_duration;
+    double first_duration;
+    double last_duration;
+    double std_duration;
+    double p50_duration;
+    double p95_duration;
+    double p99_duration;
+    double rank_imbalance;     /* max/mean */
+    double rank_imbalance_pct; /* = imbalance */
+    const char *tags;          /* JSON list, e.g. "[]" */
+} sp_summary_row;
+
+typedef struct sp_summary_rows {
+    size_t count;
+    sp_summary_row *rows;
+} sp_summary_rows;
+
+/**
+ * summary(): one row per selected region, ordered by first start. With
+ * per_rank nonzero, one row per (region, rank) instead (to_dataframe(per_rank=True)).
+ * NULL on error (bad pattern, nesting error, out of memory).
+ */
+SP_API sp_summary_rows *sp_results_summary(const sp_results *results, const sp_filter *filter,
+                                           int per_rank, sp_error *err);
+SP_API void sp_summary_rows_free(sp_summary_rows *rows);
+
+/** get_regions(): the selected regions ordered by first start; count in *count. */
+SP_API const sp_mpi_region **sp_results_get_regions(const sp_results *results,
+                                                    const sp_filter *filter, size_t *count,
+                                                    sp_error *err);
+/** Frees the array returned by sp_results_get_regions (not the regions). */
+SP_API void sp_region_list_free(const sp_mpi_region **list);
+
+/** Options of sp_print_summary(); all-zero means the tutorial's defaults. */
+typedef struct sp_print_options {
+    const char *sort;             /* NULL/"start" (tree order), "total", "calls", "avg", "min",
+                                     "max", "p95", "imbalance", "name" */
+    const char *const *columns;   /* NULL = {"region", "total"}; see docs/analysis.md */
+    size_t num_columns;
+    sp_filter filter;
+    int suppress_notes;           /* nonzero: no notes box */
+    int ascii;                    /* nonzero: ASCII box drawing instead of UTF-8 */
+} sp_print_options;
+
+/** print_summary(): the nested box table. */
+SP_API sp_status sp_print_summary(const sp_results *results, FILE *out,
+                                  const sp_print_options *options, sp_error *err);
+
+/** Summary rows (to_dataframe) as CSV or JSON, keys named as in summary(). */
+SP_API sp_status sp_write_summary_csv(const sp_results *results, FILE *out,
+                                      const sp_filter *filter, int per_rank, sp_error *err);
+SP_API sp_status sp_write_summary_json(const sp_results *results, FILE *out,
+                                       const sp_filter *filter, int per_rank, sp_error *err);
+
+/* --- Events -------------------------------------------------------------- */
+
+/** One call. Times in seconds relative to time_origin unless absolute was asked. */
+typedef struct sp_event {
+    const char *name;
+    uint32_t rank;
+    int64_t thread;      /* thread index, -1 when the file has none */
+    uint64_t call_index; /* index of the call within its (rank, region) */
+    double start;
+    double end;
+    double duration;
+    int64_t start_ns; /* same origin as start */
+    int64_t end_ns;
+    int64_t duration_ns;
+} sp_event;
+
+typedef struct sp_event_options {
+    sp_filter filter;
+    int absolute; /* nonzero: times on the file's clock instead of from time_origin */
+} sp_event_options;
+
+typedef struct sp_event_iter sp_event_iter;
+
+/** Iterates over every selected call ordered by start time (ties: rank, region). */
+SP_API sp_event_iter *sp_events_open(const sp_results *results, const sp_event_options *options,
+                                     sp_error *err);
+/** Fills *out with the next call; returns 0 at the end. */
+SP_API int sp_events_next(sp_event_iter *iter, sp_event *out);
+SP_API void sp_events_close(sp_event_iter *iter);
+
+/* --- JSON exports (docs/format.md § JSON exports) ------------------------ */
+
+typedef struct sp_stats_options {
+    const char *const *labels; /* one per run; NULL = file stem */
+    sp_filter filter;
+} sp_stats_options;
+
+/** collect_region_statistics(): the JSON document as a string (free with free()). */
+SP_API char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_runs,
+                                          const sp_stats_options *options, sp_error *err);
+/** write_region_statistics_json(). */
+SP_API sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t num_runs,
+                                                 const sp_stats_options *options,
+                                                 const char *out_path, sp_error *err);
+/** write_metadata_json(): {"files": [{file_path, num_ranks, metadata}, ...]}. */
+SP_API char *sp_collect_metadata_json(const sp_results *const *runs, size_t num_runs,
+                                      sp_error *err);
+SP_API sp_status sp_write_metadata_json(const sp_results *const *runs, size_t num_runs,
+                                        const char *out_path, sp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOPE_PROFILER_RESULTS_H */

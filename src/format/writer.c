@@ -1,0 +1,464 @@
+#include "format/writer.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "format/atomic_file.h"
+#include "format/h5_write.h"
+
+#define SCHEMA_VERSION      3
+/* Events per chunk of the event columns (512 KiB of int64), also the staging size. */
+#define EVENT_CHUNK_ELEMENTS 65536u
+
+struct sp_writer {
+    char *path;
+    char *tmp_path;
+    hid_t file;
+    uint64_t total_events;
+    uint64_t written_events; /* events handed to sp_writer_append so far */
+    uint64_t flushed_events; /* events already in the file */
+    hid_t ds_starts, ds_durations, ds_threads;
+    /* One chunk's worth of events waiting to be written. */
+    int64_t *stage_deltas, *stage_durations, *stage_threads;
+    size_t staged;
+    /* The index, written at commit. */
+    sp_model_row *rows;
+    size_t num_rows, max_rows;
+    H5E_auto2_t saved_handler;
+    void *saved_data;
+};
+
+/* Classifies an HDF5 failure: errno tells a full disk from other trouble. */
+static sp_status hdf5_failure(sp_writer *w, sp_error *err, const char *what) {
+    int e = errno;
+    sp_status st = (e == ENOSPC || e == EDQUOT || e == EFBIG) ? SP_ERR_DISK_FULL : SP_ERR_HDF5;
+    if (st == SP_ERR_DISK_FULL)
+        return sp_error_set(err, st, "cannot write %s: %s while writing %s; free some space or "
+                                     "write elsewhere", w->path, strerror(e), what);
+    return sp_error_set(err, st, "cannot write %s: the HDF5 library failed while writing %s",
+                        w->path, what);
+}
+
+static void free_rows(sp_writer *w) {
+    for (size_t i = 0; i < w->num_rows; i++) {
+        free(w->rows[i].source_file);
+        free(w->rows[i].source_text);
+        free(w->rows[i].tags);
+        free(w->rows[i].event_metadata);
+    }
+    free(w->rows);
+    w->rows = NULL;
+    w->num_rows = 0;
+}
+
+static void release(sp_writer *w) {
+    if (w->ds_starts >= 0) H5Dclose(w->ds_starts);
+    if (w->ds_durations >= 0) H5Dclose(w->ds_durations);
+    if (w->ds_threads >= 0) H5Dclose(w->ds_threads);
+    if (w->file >= 0) H5Fclose(w->file);
+    H5Eset_auto2(H5E_DEFAULT, w->saved_handler, w->saved_data);
+    free_rows(w);
+    free(w->stage_deltas);
+    free(w->stage_durations);
+    free(w->stage_threads);
+    free(w->tmp_path);
+    free(w->path);
+    free(w);
+}
+
+void sp_writer_abort(sp_writer *w) {
+    if (!w) return;
+    char *tmp = w->tmp_path;
+    w->tmp_path = NULL;
+    release(w);
+    sp_atomic_abort(tmp);
+    free(tmp);
+}
+
+static hid_t create_event_column(sp_writer *w, hid_t group, const char *name, int gzip_level) {
+    hsize_t dims = w->total_events;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t dcpl = sp_h5_dcpl(w->total_events, sizeof(int64_t), EVENT_CHUNK_ELEMENTS, gzip_level);
+    hid_t ds = -1;
+    if (space >= 0 && dcpl >= 0)
+        ds = H5Dcreate2(group, name, H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (space >= 0) H5Sclose(space);
+    return ds;
+}
+
+static int gzip_level_for(uint64_t total_events, const sp_write_options *o) {
+    switch (o ? o->compression : SP_COMPRESSION_AUTO) {
+    case SP_COMPRESSION_NONE:
+        return -1;
+    case SP_COMPRESSION_GZIP:
+        return o->compression_level;
+    default:
+        return total_events >= SP_AUTO_COMPRESSION_MIN_EVENTS ? SP_AUTO_GZIP_LEVEL : -1;
+    }
+}
+
+sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thread_ids,
+                            const sp_write_options *options, sp_error *err) {
+    sp_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
+        return NULL;
+    }
+    w->file = w->ds_starts = w->ds_durations = w->ds_threads = -1;
+    H5Eget_auto2(H5E_DEFAULT, &w->saved_handler, &w->saved_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors become statuses, not stack dumps */
+    w->total_events = total_events;
+    w->path = strdup(path);
+    w->stage_deltas = malloc(EVENT_CHUNK_ELEMENTS * sizeof(int64_t));
+    w->stage_durations = malloc(EVENT_CHUNK_ELEMENTS * sizeof(int64_t));
+    if (has_thread_ids) w->stage_threads = malloc(EVENT_CHUNK_ELEMENTS * sizeof(int64_t));
+    if (!w->path || !w->stage_deltas || !w->stage_durations ||
+        (has_thread_ids && !w->stage_threads)) {
+        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
+        release(w);
+        return NULL;
+    }
+    w->tmp_path = sp_atomic_begin(path, err);
+    if (!w->tmp_path) {
+        release(w);
+        return NULL;
+    }
+    errno = 0;
+    w->file = H5Fcreate(w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->file < 0) {
+        hdf5_failure(w, err, "the file header");
+        sp_writer_abort(w);
+        return NULL;
+    }
+    int gzip_level = gzip_level_for(total_events, options);
+    hid_t events = H5Gcreate2(w->file, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (events >= 0) {
+        w->ds_starts = create_event_column(w, events, "start_deltas", gzip_level);
+        w->ds_durations = create_event_column(w, events, "durations", gzip_level);
+        if (has_thread_ids) w->ds_threads = create_event_column(w, events, "thread_ids", gzip_level);
+        H5Gclose(events);
+    }
+    if (events < 0 || w->ds_starts < 0 || w->ds_durations < 0 ||
+        (has_thread_ids && w->ds_threads < 0) ||
+        sp_h5_attr_int64(w->file, "scope_profiler_schema", SCHEMA_VERSION) < 0 ||
+        sp_h5_attr_string(w->file, "storage_layout", "columnar") < 0) {
+        hdf5_failure(w, err, "the event columns");
+        sp_writer_abort(w);
+        return NULL;
+    }
+    return w;
+}
+
+sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count, sp_error *err) {
+    hid_t group = H5Gcreate2(w->file, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = group >= 0 ? sp_h5_write_strings(group, "names", (const char *const *)names, count)
+                        : -1;
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc < 0 ? hdf5_failure(w, err, "/region_table") : SP_OK;
+}
+
+sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t count,
+                                 sp_error *err) {
+    /* Track creation order so that readers can list the attributes as written. */
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl >= 0) H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t group = gcpl >= 0 ? H5Gcreate2(w->file, "metadata", H5P_DEFAULT, gcpl, H5P_DEFAULT) : -1;
+    if (gcpl >= 0) H5Pclose(gcpl);
+    int rc = group >= 0 ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        const sp_meta_entry *e = &meta[i];
+        switch (e->type) {
+        case SP_META_INT: rc = sp_h5_attr_int64(group, e->key, e->i); break;
+        case SP_META_FLOAT: rc = sp_h5_attr_double(group, e->key, e->f); break;
+        case SP_META_STRING: rc = sp_h5_attr_string(group, e->key, e->s); break;
+        case SP_META_STRING_LIST:
+            rc = sp_h5_attr_strings(group, e->key, (const char *const *)e->list, e->list_len);
+            break;
+        }
+    }
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc < 0 ? hdf5_failure(w, err, "/metadata") : SP_OK;
+}
+
+static int write_slab(hid_t ds, uint64_t offset, const int64_t *data, size_t n) {
+    hsize_t start = offset, count = n;
+    hid_t file_space = H5Dget_space(ds);
+    hid_t mem_space = H5Screate_simple(1, &count, NULL);
+    int rc = -1;
+    if (file_space >= 0 && mem_space >= 0 &&
+        H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+        H5Dwrite(ds, H5T_NATIVE_INT64, mem_space, file_space, H5P_DEFAULT, data) >= 0)
+        rc = 0;
+    if (mem_space >= 0) H5Sclose(mem_space);
+    if (file_space >= 0) H5Sclose(file_space);
+    return rc;
+}
+
+static sp_status flush_stage(sp_writer *w, sp_error *err) {
+    if (!w->staged) return SP_OK;
+    errno = 0;
+    if (write_slab(w->ds_starts, w->flushed_events, w->stage_deltas, w->staged) < 0 ||
+        write_slab(w->ds_durations, w->flushed_events, w->stage_durations, w->staged) < 0 ||
+        (w->ds_threads >= 0 &&
+         write_slab(w->ds_threads, w->flushed_events, w->stage_threads, w->staged) < 0))
+        return hdf5_failure(w, err, "/events");
+    w->flushed_events += w->staged;
+    w->staged = 0;
+    return SP_OK;
+}
+
+static sp_status keep_row(sp_writer *w, const sp_model_row *row, uint64_t offset, sp_error *err) {
+    if (w->num_rows == w->max_rows) {
+        size_t max = w->max_rows ? w->max_rows * 2 : 64;
+        sp_model_row *grown = realloc(w->rows, max * sizeof *grown);
+        if (!grown)
+            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory",
+                                w->path);
+        w->rows = grown;
+        w->max_rows = max;
+    }
+    sp_model_row *copy = &w->rows[w->num_rows];
+    *copy = *row;
+    copy->offset = offset;
+    copy->source_file = sp_strdup(row->source_file);
+    copy->source_text = sp_strdup(row->source_text);
+    copy->tags = sp_strdup(row->tags ? row->tags : "[]");
+    copy->event_metadata = sp_strdup(row->event_metadata ? row->event_metadata : "[]");
+    w->num_rows++;
+    if (!copy->source_file || !copy->source_text || !copy->tags || !copy->event_metadata)
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", w->path);
+    return SP_OK;
+}
+
+sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_rows,
+                           const int64_t *starts, const int64_t *durations,
+                           const int64_t *thread_ids, sp_error *err) {
+    for (size_t r = 0; r < num_rows; r++) {
+        const sp_model_row *row = &rows[r];
+        if (row->count > w->total_events - w->written_events)
+            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                                "cannot write %s: more events than announced", w->path);
+        sp_status st = keep_row(w, row, w->written_events, err);
+        if (st) return st;
+        /* start_deltas: the first call's absolute start, then differences (FORMAT.md 2.1). */
+        int64_t previous = 0;
+        for (uint64_t i = 0; i < row->count; i++) {
+            uint64_t e = row->offset + i;
+            w->stage_deltas[w->staged] = i == 0 ? starts[e] : starts[e] - previous;
+            previous = starts[e];
+            w->stage_durations[w->staged] = durations[e];
+            if (w->stage_threads) w->stage_threads[w->staged] = thread_ids ? thread_ids[e] : -1;
+            if (++w->staged == EVENT_CHUNK_ELEMENTS && (st = flush_stage(w, err))) return st;
+        }
+        w->written_events += row->count;
+    }
+    return SP_OK;
+}
+
+static hid_t stats_memory_type(void) {
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(sp_row_stats));
+    H5Tinsert(t, "total", HOFFSET(sp_row_stats, total), H5T_NATIVE_INT64);
+    H5Tinsert(t, "minimum", HOFFSET(sp_row_stats, minimum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "maximum", HOFFSET(sp_row_stats, maximum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "first", HOFFSET(sp_row_stats, first), H5T_NATIVE_INT64);
+    H5Tinsert(t, "last", HOFFSET(sp_row_stats, last), H5T_NATIVE_INT64);
+    H5Tinsert(t, "start_minimum", HOFFSET(sp_row_stats, start_minimum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "end_maximum", HOFFSET(sp_row_stats, end_maximum), H5T_NATIVE_INT64);
+    H5Tinsert(t, "gpu_count", HOFFSET(sp_row_stats, gpu_count), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "gpu_total", HOFFSET(sp_row_stats, gpu_total), H5T_NATIVE_INT64);
+    H5Tinsert(t, "mean", HOFFSET(sp_row_stats, mean), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "m2", HOFFSET(sp_row_stats, m2), H5T_NATIVE_DOUBLE);
+    return t;
+}
+
+/* The packed little-endian layout FORMAT.md 2.3 fixes on disk. */
+static hid_t stats_file_type(void) {
+    static const char *const names[] = {"total", "minimum", "maximum", "first", "last",
+                                        "start_minimum", "end_maximum", "gpu_count",
+                                        "gpu_total", "mean", "m2"};
+    hid_t t = H5Tcreate(H5T_COMPOUND, 11 * 8);
+    for (size_t i = 0; i < 11; i++) {
+        hid_t field = i == 7 ? H5T_STD_U64LE : i >= 9 ? H5T_IEEE_F64LE : H5T_STD_I64LE;
+        H5Tinsert(t, names[i], i * 8, field);
+    }
+    return t;
+}
+
+static int write_index(sp_writer *w, hid_t group) {
+    size_t n = w->num_rows;
+    uint32_t *u32 = malloc((n ? n : 1) * sizeof *u32);
+    uint64_t *u64 = malloc((n ? n : 1) * sizeof *u64);
+    int64_t *i64 = malloc((n ? n : 1) * sizeof *i64);
+    const char **strings = malloc((n ? n : 1) * sizeof *strings);
+    sp_row_stats *stats = malloc((n ? n : 1) * sizeof *stats);
+    int rc = (u32 && u64 && i64 && strings && stats) ? 0 : -1;
+#define COLUMN(buf, expr, name, ftype, mtype)                                                      \
+    if (rc == 0) {                                                                                 \
+        for (size_t i = 0; i < n; i++) buf[i] = (expr);                                            \
+        rc = sp_h5_write_array(group, name, ftype, mtype, buf, n);                                 \
+    }
+    COLUMN(u32, w->rows[i].region, "region_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32)
+    COLUMN(u32, w->rows[i].rank, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32)
+    COLUMN(u64, w->rows[i].offset, "event_offsets", H5T_STD_U64LE, H5T_NATIVE_UINT64)
+    COLUMN(u64, w->rows[i].count, "event_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64)
+    COLUMN(i64, w->rows[i].source_line, "source_lines", H5T_STD_I64LE, H5T_NATIVE_INT64)
+    COLUMN(i64, w->rows[i].exclusive_total, "exclusive_totals", H5T_STD_I64LE, H5T_NATIVE_INT64)
+#undef COLUMN
+#define STRINGS(field, name)                                                                       \
+    if (rc == 0) {                                                                                 \
+        for (size_t i = 0; i < n; i++) strings[i] = w->rows[i].field;                              \
+        rc = sp_h5_write_strings(group, name, strings, n);                                         \
+    }
+    STRINGS(source_file, "source_files")
+    STRINGS(source_text, "source_texts")
+    STRINGS(tags, "tags")
+    STRINGS(event_metadata, "event_metadata")
+#undef STRINGS
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++) stats[i] = w->rows[i].stats;
+        hid_t ft = stats_file_type(), mt = stats_memory_type();
+        rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
+                                  : -1;
+        if (ft >= 0) H5Tclose(ft);
+        if (mt >= 0) H5Tclose(mt);
+    }
+    free(u32);
+    free(u64);
+    free(i64);
+    free(strings);
+    free(stats);
+    return rc;
+}
+
+sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
+                                sp_error *err) {
+    hid_t group = H5Gcreate2(w->file, "thread_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = group >= 0 ? 0 : -1;
+    uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
+    int64_t *values = malloc((count ? count : 1) * sizeof *values);
+    int8_t *daemon = malloc(count ? count : 1);
+    const char **names = malloc((count ? count : 1) * sizeof *names);
+    if (!ranks || !values || !daemon || !names) rc = -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) ranks[i] = threads[i].rank;
+        rc = sp_h5_write_array(group, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
+    }
+#define INT64_COLUMN(field)                                                                        \
+    if (rc == 0) {                                                                                 \
+        for (size_t i = 0; i < count; i++) values[i] = threads[i].field;                           \
+        rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
+    }
+    INT64_COLUMN(index)
+    INT64_COLUMN(ident)
+    INT64_COLUMN(native_id)
+#undef INT64_COLUMN
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) daemon[i] = threads[i].daemon;
+        rc = sp_h5_write_array(group, "daemon", H5T_STD_I8LE, H5T_NATIVE_INT8, daemon, count);
+    }
+#define INT64_COLUMN(field)                                                                        \
+    if (rc == 0) {                                                                                 \
+        for (size_t i = 0; i < count; i++) values[i] = threads[i].field;                           \
+        rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
+    }
+    INT64_COLUMN(start_ns)
+    INT64_COLUMN(end_ns)
+    INT64_COLUMN(cpu_ns)
+#undef INT64_COLUMN
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) names[i] = threads[i].name;
+        rc = sp_h5_write_strings(group, "name", names, count);
+    }
+    free(ranks);
+    free(values);
+    free(daemon);
+    free(names);
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc < 0 ? hdf5_failure(w, err, "/thread_table") : SP_OK;
+}
+
+sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
+                                      sp_error *err) {
+    hid_t group = H5Gcreate2(w->file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t sub = group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT,
+                                        H5P_DEFAULT)
+                           : -1;
+    int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
+    uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
+    int64_t *values = malloc((count ? count : 1) * sizeof *values);
+    if (!ranks || !values) rc = -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) ranks[i] = offsets[i].rank;
+        rc = sp_h5_write_array(sub, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) values[i] = offsets[i].offset_ns;
+        rc = sp_h5_write_array(sub, "offset_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++) values[i] = offsets[i].uncertainty_ns;
+        rc = sp_h5_write_array(sub, "uncertainty_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values,
+                               count);
+    }
+    free(ranks);
+    free(values);
+    if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc < 0 ? hdf5_failure(w, err, "/scope_profiler_c/clock_offsets") : SP_OK;
+}
+
+sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
+    sp_status st = flush_stage(w, err);
+    if (!st && w->written_events != w->total_events)
+        st = sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                          "cannot write %s: fewer events than announced", w->path);
+    if (!st) {
+        errno = 0;
+        hid_t group = H5Gcreate2(w->file, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+        int rc = group >= 0 ? write_index(w, group) : -1;
+        if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+        if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");
+    }
+    if (!st) {
+        /* Close everything now: a failure to flush must still abort the commit. */
+        H5Dclose(w->ds_starts);
+        H5Dclose(w->ds_durations);
+        if (w->ds_threads >= 0) H5Dclose(w->ds_threads);
+        w->ds_starts = w->ds_durations = w->ds_threads = -1;
+        errno = 0;
+        herr_t closed = H5Fclose(w->file);
+        w->file = -1;
+        if (closed < 0) st = hdf5_failure(w, err, "the file's last blocks");
+    }
+    if (st) {
+        sp_writer_abort(w);
+        return st;
+    }
+    st = sp_atomic_commit(w->tmp_path, w->path, err);
+    release(w);
+    return st;
+}
+
+sp_status sp_write_model(const sp_model *m, const char *path, const sp_write_options *options,
+                         sp_error *err) {
+    sp_writer *w = sp_writer_create(path, m->num_events, m->thread_ids != NULL, options, err);
+    if (!w) return err ? err->status : SP_ERR_IO;
+    sp_status st = sp_writer_put_regions(w, m->region_names, m->num_regions, err);
+    if (!st) st = sp_writer_put_metadata(w, m->meta, m->num_meta, err);
+    if (!st)
+        st = sp_writer_append(w, m->rows, m->num_rows, m->starts, m->durations, m->thread_ids,
+                              err);
+    if (!st && m->threads) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
+    if (!st && m->clock_offsets)
+        st = sp_writer_put_clock_offsets(w, m->clock_offsets, m->num_clock_offsets, err);
+    if (st) {
+        sp_writer_abort(w);
+        return st;
+    }
+    return sp_writer_commit(w, err);
+}

@@ -1,0 +1,65 @@
+/*
+ * The profile writer: FORMAT.md schema 3, columnar. Streams events so that
+ * the caller never needs all of them at once (the MPI library appends rank
+ * by rank), and commits atomically: the file is written under a temporary
+ * name in the target's directory, fsync'ed, then renamed over the target.
+ */
+#ifndef SP_FORMAT_WRITER_H
+#define SP_FORMAT_WRITER_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+
+typedef struct sp_write_options {
+    sp_compression compression;
+    int compression_level; /* with SP_COMPRESSION_GZIP */
+} sp_write_options;
+
+/* Events below this count are not compressed under SP_COMPRESSION_AUTO. */
+#define SP_AUTO_COMPRESSION_MIN_EVENTS 16384
+#define SP_AUTO_GZIP_LEVEL             4
+
+typedef struct sp_writer sp_writer;
+
+/*
+ * Creates the temporary file for `path`. The totals fix the event columns'
+ * length; has_thread_ids adds /events/thread_ids. Errors: SP_ERR_NO_DIRECTORY,
+ * SP_ERR_PERMISSION, SP_ERR_DISK_FULL, SP_ERR_IO, SP_ERR_HDF5.
+ */
+sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thread_ids,
+                            const sp_write_options *options, sp_error *err);
+
+/* The region table (region ids index it). */
+sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count, sp_error *err);
+
+/* /metadata attributes, in order. */
+sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t count,
+                                 sp_error *err);
+
+/*
+ * Appends rows and their events: row i's events are starts/durations
+ * [rows[i].offset, rows[i].offset + rows[i].count) of the given arrays
+ * (thread_ids may be NULL). The rows' offsets in the file are assigned here.
+ */
+sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_rows,
+                           const int64_t *starts, const int64_t *durations,
+                           const int64_t *thread_ids, sp_error *err);
+
+/* Optional tables. */
+sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
+                                sp_error *err);
+sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
+                                      sp_error *err);
+
+/* Writes the index, closes, syncs and renames into place. Frees w either way. */
+sp_status sp_writer_commit(sp_writer *w, sp_error *err);
+
+/* Discards the temporary file. Frees w. */
+void sp_writer_abort(sp_writer *w);
+
+/* Writes a whole model in one go. */
+sp_status sp_write_model(const sp_model *m, const char *path, const sp_write_options *options,
+                         sp_error *err);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * The columnar results model: what one profile file holds, in memory.
+ *
+ * The recorder builds it at finalize, the reader builds it from a file, the
+ * writer writes it, the analysis computes on it. All times are int64
+ * nanoseconds, absolute (decoded from start deltas / schema 2 / schema 1).
+ * Rows follow the file's /rank_region_index: one per (rank, region) with
+ * calls, rows of one rank consecutive, each row's events a contiguous slice
+ * [offset, offset + count) of the event columns, in start order.
+ */
+#ifndef SP_MODEL_MODEL_H
+#define SP_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scope_profiler/results.h"
+
+/* The /rank_region_index/summary_statistics compound, one per row. */
+typedef struct sp_row_stats {
+    int64_t total;
+    int64_t minimum;
+    int64_t maximum;
+    int64_t first;
+    int64_t last;
+    int64_t start_minimum;
+    int64_t end_maximum;
+    uint64_t gpu_count;
+    int64_t gpu_total;
+    double mean;
+    double m2; /* sum of squared deviations from the mean */
+} sp_row_stats;
+
+typedef struct sp_model_row {
+    uint32_t region; /* index into sp_model.region_names */
+    uint32_t rank;
+    uint64_t offset; /* first event in the event columns */
+    uint64_t count;  /* number of calls */
+    int64_t source_line;     /* -1 = unknown */
+    int64_t exclusive_total; /* -1 = not computed */
+    char *source_file;       /* owned, never NULL ("" = unknown) */
+    char *source_text;       /* owned, never NULL ("" = not captured) */
+    char *tags;              /* owned JSON list, never NULL ("[]") */
+    char *event_metadata;    /* owned JSON list, never NULL ("[]") */
+    sp_row_stats stats;
+    int has_stats; /* stats came from the file or were computed */
+} sp_model_row;
+
+typedef enum sp_meta_type {
+    SP_META_INT = 0,
+    SP_META_FLOAT,
+    SP_META_STRING,
+    SP_META_STRING_LIST
+} sp_meta_type;
+
+typedef struct sp_meta_entry {
+    char *key;
+    sp_meta_type type;
+    int64_t i;
+    double f;
+    char *s;      /* SP_META_STRING */
+    char **list;  /* SP_META_STRING_LIST */
+    size_t list_len;
+} sp_meta_entry;
+
+/* One row of /thread_table. */
+typedef struct sp_thread_info {
+    uint32_t rank;
+    int64_t index;
+    int64_t ident;
+    int64_t native_id;
+    int8_t daemon;
+    int64_t start_ns;
+    int64_t end_ns;
+    int64_t cpu_ns;
+    char *name; /* owned, never NULL */
+} sp_thread_info;
+
+/* Extension: a rank's clock offset to rank 0 (ns to add to its timestamps). */
+typedef struct sp_clock_offset {
+    uint32_t rank;
+    int64_t offset_ns;
+    int64_t uncertainty_ns;
+} sp_clock_offset;
+
+typedef enum sp_layout { SP_LAYOUT_COLUMNAR = 0, SP_LAYOUT_AGGREGATE = 1 } sp_layout;
+
+typedef struct sp_model {
+    char *path;     /* as given to the reader / writer; owned, may be NULL */
+    int64_t schema; /* 1, 2 or 3 */
+    sp_layout layout;
+
+    size_t num_regions;
+    char **region_names; /* owned; file order */
+
+    size_t num_rows;
+    sp_model_row *rows;
+
+    size_t num_events;
+    int64_t *starts;     /* absolute ns */
+    int64_t *durations;  /* ns, >= 0 */
+    int64_t *thread_ids; /* NULL when absent */
+    int64_t *call_ids;   /* NULL when absent */
+    int64_t *parent_ids; /* NULL when absent */
+
+    size_t num_meta;
+    sp_meta_entry *meta; /* file order */
+
+    size_t num_threads;
+    sp_thread_info *threads; /* NULL when absent */
+
+    size_t num_clock_offsets;
+    sp_clock_offset *clock_offsets; /* NULL when absent */
+} sp_model;
+
+/* Frees everything the model owns and zeroes it (the struct itself is not freed). */
+void sp_model_clear(sp_model *m);
+
+/* String helpers: an owned copy ("" for NULL); NULL only when out of memory. */
+char *sp_strdup(const char *s);
+
+/* Appends metadata; the key/value are copied. Replaces an existing key in place. */
+sp_status sp_model_meta_int(sp_model *m, const char *key, int64_t value);
+sp_status sp_model_meta_float(sp_model *m, const char *key, double value);
+sp_status sp_model_meta_string(sp_model *m, const char *key, const char *value);
+sp_status sp_model_meta_list(sp_model *m, const char *key, const char *const *values, size_t n);
+
+/* The entry for key, or NULL. */
+const sp_meta_entry *sp_model_meta_find(const sp_model *m, const char *key);
+
+/* Computes a row's summary statistics from its events (count must be > 0). */
+void sp_row_stats_compute(sp_row_stats *st, const int64_t *starts, const int64_t *durations,
+                          uint64_t count);
+
+/*
+ * Checks FORMAT.md's index invariants: region ids in range, rows of one rank
+ * consecutive, offsets the running sum of counts, slices inside the event
+ * columns and covering them. Fills err naming `what` (usually the path).
+ */
+sp_status sp_model_check_index(const sp_model *m, const char *what, sp_error *err);
+
+#endif

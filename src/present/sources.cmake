@@ -1,0 +1,1 @@
+set(SP_SOURCES_present)

@@ -1,0 +1,67 @@
+/*
+ * The recording clock. The hot path reads raw ticks (TSC or CLOCK_MONOTONIC
+ * nanoseconds); sp_clock_to_ns() maps them exactly onto the CLOCK_MONOTONIC
+ * timeline with a linear fit between two calibration points taken at setup
+ * and at finalize (docs/clock.md).
+ */
+#ifndef SP_RECORD_CLOCK_H
+#define SP_RECORD_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "scope_profiler.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define SP_HAVE_TSC 1
+#else
+#define SP_HAVE_TSC 0
+#endif
+
+/* Nonzero when the hot path reads the TSC. Written only by sp_clock_start(). */
+extern int sp_clock_uses_tsc;
+
+static inline int64_t sp_clock_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Raw ticks for the hot path. */
+static inline uint64_t sp_clock_ticks(void) {
+#if SP_HAVE_TSC
+    if (__builtin_expect(sp_clock_uses_tsc, 1)) return __rdtsc();
+#endif
+    return (uint64_t)sp_clock_monotonic_ns();
+}
+
+/*
+ * Chooses the counter (`requested`, overridden by SCOPE_PROFILER_CLOCK) and
+ * takes the first calibration point. Prints a warning if a forced TSC is
+ * unusable.
+ */
+void sp_clock_start(sp_clock_source requested);
+
+/* Takes the second calibration point (at least SP_CLOCK_MIN_CALIBRATION_NS after the first). */
+void sp_clock_stop(void);
+
+#define SP_CLOCK_MIN_CALIBRATION_NS 10000000
+
+/* Maps raw ticks onto CLOCK_MONOTONIC nanoseconds (valid after sp_clock_stop()). */
+int64_t sp_clock_to_ns(uint64_t ticks);
+
+/* "tsc" or "monotonic". */
+const char *sp_clock_name(void);
+
+/* Nanoseconds per tick as measured (1.0 for monotonic). */
+double sp_clock_ns_per_tick(void);
+
+/* CLOCK_MONOTONIC's resolution from clock_getres(), ns. */
+int64_t sp_clock_resolution_ns(void);
+
+/* Nonzero if the TSC is usable (invariant, and `strict`: also the kernel's clocksource).
+ * On zero, *why names the reason. */
+int sp_clock_tsc_usable(int strict, const char **why);
+
+#endif

@@ -1,0 +1,282 @@
+#include "record/collect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "record/clock.h"
+#include "record/registry.h"
+#include "record/thread_state.h"
+
+/* The used slots of one chunk of a row. */
+static size_t chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
+    const sp_row_chunks *row = &t->rows[region];
+    if (c + 1 < row->num_chunks) return row->chunk_capacity[c];
+    return (size_t)(t->cursors[region].next - row->chunk[c]);
+}
+
+static uint64_t completed_calls(const sp_thread *t, sp_region_t region) {
+    if (region >= t->num_cursors) return 0;
+    uint64_t n = 0;
+    const sp_row_chunks *row = &t->rows[region];
+    for (uint32_t c = 0; c < row->num_chunks; c++) {
+        const sp_event_slot *slot = row->chunk[c];
+        size_t used = chunk_used(t, region, c);
+        for (size_t i = 0; i < used; i++) n += slot[i].end != 0;
+    }
+    return n;
+}
+
+/* One call while merging threads: start ticks order the row. */
+typedef struct pending_call {
+    uint64_t start;
+    uint64_t end;
+    int64_t thread;
+} pending_call;
+
+static int compare_pending(const void *a, const void *b) {
+    const pending_call *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+/* Appends the completed calls of one thread's row to calls[], freeing its chunks. */
+static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pending_call *calls) {
+    size_t n = 0;
+    sp_row_chunks *row = &t->rows[region];
+    for (uint32_t c = 0; c < row->num_chunks; c++) {
+        const sp_event_slot *slot = row->chunk[c];
+        size_t used = chunk_used(t, region, c);
+        for (size_t i = 0; i < used; i++) {
+            if (!slot[i].end) continue;
+            calls[n].start = slot[i].start;
+            calls[n].end = slot[i].end;
+            calls[n].thread = thread;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The row of a region only one thread called: convert straight from its chunks
+ * (already in start order) and free each chunk once read, bounding memory. */
+static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t,
+                                    sp_region_t region, int64_t thread) {
+    size_t n = 0;
+    sp_row_chunks *row = &t->rows[region];
+    for (uint32_t c = 0; c < row->num_chunks; c++) {
+        const sp_event_slot *slot = row->chunk[c];
+        size_t used = chunk_used(t, region, c);
+        for (size_t i = 0; i < used; i++) {
+            if (!slot[i].end) continue;
+            int64_t start = sp_clock_to_ns(slot[i].start);
+            int64_t end = sp_clock_to_ns(slot[i].end);
+            m->starts[offset + n] = start;
+            m->durations[offset + n] = end > start ? end - start : 0;
+            if (m->thread_ids) m->thread_ids[offset + n] = thread;
+            n++;
+        }
+        if (c + 1 < row->num_chunks) { /* the last chunk still anchors the cursor */
+            free(row->chunk[c]);
+            row->chunk[c] = NULL;
+            row->chunk_capacity[c] = 0;
+        }
+    }
+    return n;
+}
+
+static void convert_row(sp_model *m, uint64_t offset, const pending_call *calls, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t start = sp_clock_to_ns(calls[i].start);
+        int64_t end = sp_clock_to_ns(calls[i].end);
+        m->starts[offset + i] = start;
+        m->durations[offset + i] = end > start ? end - start : 0;
+        if (m->thread_ids) m->thread_ids[offset + i] = calls[i].thread;
+    }
+}
+
+static int compare_thread_index(const void *a, const void *b) {
+    const sp_thread *x = *(sp_thread *const *)a, *y = *(sp_thread *const *)b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Threads that completed at least one call, in order of their first call. */
+static sp_thread **recording_threads(uint32_t num_regions, uint32_t *count) {
+    size_t n = 0, max = 8;
+    sp_thread **list = malloc(max * sizeof *list);
+    if (!list) return NULL;
+    for (sp_thread *t = sp_thread_list(); t; t = t->next) {
+        int any = 0;
+        for (sp_region_t r = 1; r <= num_regions && r < t->num_cursors && !any; r++)
+            any = completed_calls(t, r) > 0;
+        if (!any) continue;
+        if (n == max) {
+            sp_thread **grown = realloc(list, (max *= 2) * sizeof *list);
+            if (!grown) {
+                free(list);
+                return NULL;
+            }
+            list = grown;
+        }
+        list[n++] = t;
+    }
+    qsort(list, n, sizeof *list, compare_thread_index);
+    *count = (uint32_t)n;
+    return list;
+}
+
+static void report_left_out(sp_collect_report *report, uint32_t num_regions) {
+    for (sp_thread *t = sp_thread_list(); t; t = t->next) {
+        report->dropped_calls += t->dropped_calls;
+        report->open_calls += t->depth;
+    }
+    if (report->open_calls) {
+        fprintf(stderr, "scope-profiler: %llu call(s) still open at finalize were left out:",
+                (unsigned long long)report->open_calls);
+        const char *sep = " ";
+        for (sp_thread *t = sp_thread_list(); t; t = t->next) {
+            for (uint32_t d = 0; d < t->depth; d++) {
+                const char *name = sp_registry_name(t->stack[d].region);
+                if (t->stack[d].region > num_regions || !name) name = "(invalid handle)";
+                fprintf(stderr, "%s\"%s\" (thread %u, depth %u)", sep, name, t->index, d);
+                sep = ", ";
+            }
+        }
+        fprintf(stderr, "\n");
+    }
+    if (report->dropped_calls)
+        fprintf(stderr,
+                "scope-profiler: %llu call(s) dropped by mismatched sp_end() were left out\n",
+                (unsigned long long)report->dropped_calls);
+}
+
+static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank,
+                                   int64_t finalize_ns) {
+    m->threads = calloc(n, sizeof *m->threads);
+    if (!m->threads) return SP_ERR_OUT_OF_MEMORY;
+    m->num_threads = n;
+    for (uint32_t i = 0; i < n; i++) {
+        sp_thread *t = threads[i];
+        sp_thread_info *info = &m->threads[i];
+        info->rank = rank;
+        info->index = i;
+        info->ident = (int64_t)(uintptr_t)t->handle;
+        info->native_id = t->native_id;
+        info->daemon = 0;
+        info->start_ns = t->first_ns;
+        info->end_ns = t->exited ? t->exit_ns : finalize_ns;
+        info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
+        if (!t->exited) {
+            clockid_t cpu_clock;
+            struct timespec ts;
+            if (pthread_getcpuclockid(t->handle, &cpu_clock) == 0 &&
+                clock_gettime(cpu_clock, &ts) == 0)
+                info->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+            pthread_getname_np(t->handle, t->name, sizeof t->name);
+        }
+        info->name = sp_strdup(t->name);
+        if (!info->name) return SP_ERR_OUT_OF_MEMORY;
+    }
+    return SP_OK;
+}
+
+sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect_report *report) {
+    memset(report, 0, sizeof *report);
+    uint32_t num_handles = sp_registry_count();
+    report_left_out(report, num_handles);
+
+    uint32_t num_threads = 0;
+    sp_thread **threads = recording_threads(num_handles, &num_threads);
+    if (!threads) return SP_ERR_OUT_OF_MEMORY;
+    report->threads = num_threads;
+
+    /* Per handle: completed calls over all threads. */
+    uint64_t *calls_of = calloc((size_t)num_handles + 1, sizeof *calls_of);
+    if (!calls_of) {
+        free(threads);
+        return SP_ERR_OUT_OF_MEMORY;
+    }
+    /* Per handle: the one thread that called it, or -1 for several. */
+    int64_t *only_thread = malloc(((size_t)num_handles + 1) * sizeof *only_thread);
+    if (!only_thread) {
+        free(calls_of);
+        free(threads);
+        return SP_ERR_OUT_OF_MEMORY;
+    }
+    uint64_t total = 0, largest_shared_row = 0;
+    size_t num_rows = 0;
+    for (sp_region_t r = 1; r <= num_handles; r++) {
+        only_thread[r] = -2; /* no thread yet */
+        for (uint32_t i = 0; i < num_threads; i++) {
+            uint64_t n = completed_calls(threads[i], r);
+            if (!n) continue;
+            calls_of[r] += n;
+            only_thread[r] = only_thread[r] == -2 ? (int64_t)i : -1;
+        }
+        total += calls_of[r];
+        if (only_thread[r] == -1 && calls_of[r] > largest_shared_row)
+            largest_shared_row = calls_of[r];
+        num_rows += calls_of[r] > 0;
+    }
+    report->calls = total;
+
+    sp_status st = SP_ERR_OUT_OF_MEMORY;
+    pending_call *scratch = NULL;
+    m->region_names = calloc(num_rows ? num_rows : 1, sizeof *m->region_names);
+    m->rows = calloc(num_rows ? num_rows : 1, sizeof *m->rows);
+    m->starts = malloc((total ? total : 1) * sizeof *m->starts);
+    m->durations = malloc((total ? total : 1) * sizeof *m->durations);
+    if (num_threads > 1) m->thread_ids = malloc((total ? total : 1) * sizeof *m->thread_ids);
+    scratch = malloc((largest_shared_row ? largest_shared_row : 1) * sizeof *scratch);
+    if (!m->region_names || !m->rows || !m->starts || !m->durations || !scratch ||
+        (num_threads > 1 && !m->thread_ids))
+        goto done;
+    m->num_events = total;
+
+    uint64_t offset = 0;
+    for (sp_region_t r = 1; r <= num_handles; r++) {
+        if (!calls_of[r]) continue;
+        size_t n = 0;
+        if (only_thread[r] >= 0) {
+            n = convert_single_thread(m, offset, threads[only_thread[r]], r, only_thread[r]);
+        } else {
+            for (uint32_t i = 0; i < num_threads; i++)
+                if (r < threads[i]->num_cursors) n += take_calls(threads[i], r, i, scratch + n);
+            qsort(scratch, n, sizeof *scratch, compare_pending);
+            convert_row(m, offset, scratch, n);
+        }
+
+        size_t id = m->num_regions;
+        sp_model_row *row = &m->rows[id];
+        m->region_names[id] = sp_strdup(sp_registry_name(r));
+        const char *file;
+        int line;
+        sp_registry_location(r, &file, &line);
+        row->source_file = sp_strdup(file);
+        row->source_text = sp_strdup("");
+        row->tags = sp_strdup("[]");
+        row->event_metadata = sp_strdup("[]");
+        m->num_regions++;
+        m->num_rows++;
+        if (!m->region_names[id] || !row->source_file || !row->source_text || !row->tags ||
+            !row->event_metadata)
+            goto done;
+        row->region = (uint32_t)id;
+        row->rank = rank;
+        row->offset = offset;
+        row->count = n;
+        row->source_line = line > 0 ? line : -1;
+        row->exclusive_total = -1;
+        sp_row_stats_compute(&row->stats, m->starts + offset, m->durations + offset, n);
+        row->has_stats = 1;
+        offset += n;
+    }
+    st = num_threads > 1 ? fill_thread_table(m, threads, num_threads, rank, finalize_ns) : SP_OK;
+done:
+    free(scratch);
+    free(only_thread);
+    free(calls_of);
+    free(threads);
+    return st;
+}

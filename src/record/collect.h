@@ -1,0 +1,25 @@
+/*
+ * Turns the threads' buffers into the columnar model at finalize: one row
+ * per region with completed calls (rank 0), calls of all threads merged in
+ * start order, ticks converted to CLOCK_MONOTONIC nanoseconds. Open and
+ * dropped calls are left out and reported on stderr.
+ */
+#ifndef SP_RECORD_COLLECT_H
+#define SP_RECORD_COLLECT_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+
+typedef struct sp_collect_report {
+    uint64_t calls;        /* completed calls collected */
+    uint64_t open_calls;   /* still open at finalize, left out */
+    uint64_t dropped_calls; /* dropped by mismatched sp_end, left out */
+    uint32_t threads;      /* threads with completed calls */
+} sp_collect_report;
+
+/* Fills m's regions, rows, events and thread table (rank `rank`); frees the
+ * threads' chunks as it goes. `finalize_ns` ends the threads still alive. */
+sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect_report *report);
+
+#endif

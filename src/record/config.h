@@ -1,0 +1,30 @@
+/*
+ * A session's settings: sp_options with the environment applied
+ * (SCOPE_PROFILER_*), strings owned.
+ */
+#ifndef SP_RECORD_CONFIG_H
+#define SP_RECORD_CONFIG_H
+
+#include "scope_profiler.h"
+
+typedef struct sp_config {
+    char *file_path;
+    char *label; /* NULL = none */
+    sp_metadata_detail metadata_detail;
+    int capture_region_source;
+    int disable;
+    sp_compression compression;
+    int compression_level;
+    sp_clock_source clock;
+    int quiet; /* SCOPE_PROFILER_QUIET */
+} sp_config;
+
+/* Fills cfg from options (NULL = defaults) and the environment. Malformed
+ * variables are reported on stderr and ignored. */
+sp_status sp_config_load(sp_config *cfg, const sp_options *options);
+
+void sp_config_clear(sp_config *cfg);
+
+#define SP_DEFAULT_FILE_PATH "profiling_data.h5"
+
+#endif

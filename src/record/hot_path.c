@@ -1,0 +1,190 @@
+/*
+ * sp_begin / sp_end: the hot path. A begin takes the next slot of the
+ * region's current chunk, pushes it on the thread's stack and stores the
+ * start ticks; an end pops it and stores the end ticks. Anything unusual
+ * (first call, full chunk, deep stack, mismatch) goes to a slow path.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/clock.h"
+#include "record/mismatch.h"
+#include "record/registry.h"
+#include "record/thread_state.h"
+
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+int sp_internal_active_;
+
+/* Where a call goes that could not get a slot (out of memory): written, never read. */
+static __thread sp_event_slot discarded_slot;
+
+static void out_of_memory_once(void) {
+    static int reported;
+    if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "scope-profiler: out of memory: some calls are not recorded; the calls "
+                        "recorded so far are kept\n");
+}
+
+static __attribute__((noinline)) void begin_slow(sp_region_t region) {
+    sp_thread *t = sp_current_thread;
+    if (!t && !(t = sp_thread_attach())) {
+        out_of_memory_once();
+        return;
+    }
+    if (t->depth == t->stack_capacity && !sp_thread_grow_stack(t)) {
+        out_of_memory_once();
+        return;
+    }
+    sp_event_slot *slot;
+    if (sp_thread_make_room(t, region)) {
+        slot = t->cursors[region].next++;
+    } else {
+        if (region != SP_REGION_NONE && region <= sp_registry_count()) out_of_memory_once();
+        slot = &discarded_slot; /* keeps sp_end() paired with this begin */
+    }
+    sp_frame *frame = &t->stack[t->depth++];
+    frame->slot = slot;
+    frame->region = region;
+    slot->end = 0;
+    slot->start = sp_clock_ticks();
+}
+
+void sp_internal_begin_(sp_region_t region) {
+    sp_thread *t = sp_current_thread;
+    if (LIKELY(t != NULL && region < t->num_cursors)) {
+        sp_row_cursor *cursor = &t->cursors[region];
+        if (LIKELY(cursor->next != cursor->limit && t->depth < t->stack_capacity)) {
+            sp_event_slot *slot = cursor->next++;
+            sp_frame *frame = &t->stack[t->depth++];
+            frame->slot = slot;
+            frame->region = region;
+            slot->end = 0;
+            slot->start = sp_clock_ticks();
+            return;
+        }
+    }
+    begin_slow(region);
+}
+
+static __attribute__((noinline)) void end_slow(sp_region_t region, const char *file, int line,
+                                               uint64_t now) {
+    sp_thread *t = sp_current_thread;
+    uint32_t depth = t ? t->depth : 0;
+    sp_region_t innermost = depth ? t->stack[depth - 1].region : SP_REGION_NONE;
+    uint32_t k = depth;
+    while (k > 0 && t->stack[k - 1].region != region) k--;
+    if (k == 0) {
+        sp_mismatch_unmatched(region, innermost, file, line);
+        return;
+    }
+    /* region is open further out: the calls above it can no longer end properly. */
+    uint32_t dropped = depth - k;
+    for (uint32_t i = k; i < depth; i++) t->stack[i].slot->end = 0;
+    t->dropped_calls += dropped;
+    t->depth = k - 1;
+    t->stack[k - 1].slot->end = now;
+    sp_mismatch_out_of_order(region, innermost, dropped, file, line);
+}
+
+void sp_internal_end_(sp_region_t region, const char *file, int line) {
+    uint64_t now = sp_clock_ticks();
+    sp_thread *t = sp_current_thread;
+    if (LIKELY(t != NULL && t->depth > 0)) {
+        sp_frame *frame = &t->stack[t->depth - 1];
+        if (LIKELY(frame->region == region)) {
+            t->depth--;
+            frame->slot->end = now;
+            return;
+        }
+    }
+    end_slow(region, file, line, now);
+}
+
+/* --- by name ---------------------------------------------------------------- */
+
+static uint32_t cache_slot(const char *key, uint32_t capacity) {
+    return (uint32_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ull) >> 40) & (capacity - 1);
+}
+
+static int cache_grow(sp_thread *t) {
+    uint32_t capacity = t->name_cache_capacity ? t->name_cache_capacity * 2 : 64;
+    sp_name_cache_entry *entries = calloc(capacity, sizeof *entries);
+    if (!entries) return 0;
+    for (uint32_t i = 0; i < t->name_cache_capacity; i++) {
+        sp_name_cache_entry *e = &t->name_cache[i];
+        if (!e->key) continue;
+        uint32_t s = cache_slot(e->key, capacity);
+        while (entries[s].key) s = (s + 1) & (capacity - 1);
+        entries[s] = *e;
+    }
+    free(t->name_cache);
+    t->name_cache = entries;
+    t->name_cache_capacity = capacity;
+    return 1;
+}
+
+/* The handle for name: from the thread's cache when the same pointer still holds
+ * the same text, else from the registry (interning it if `intern`). */
+static sp_region_t lookup_name(const char *name, const char *file, int line, int intern) {
+    if (!name) return SP_REGION_NONE;
+    sp_thread *t = sp_current_thread;
+    if (!t && !(t = sp_thread_attach())) return sp_registry_intern(name, file, line);
+    if (t->name_cache_capacity) {
+        uint32_t mask = t->name_cache_capacity - 1;
+        for (uint32_t s = cache_slot(name, t->name_cache_capacity);; s = (s + 1) & mask) {
+            sp_name_cache_entry *e = &t->name_cache[s];
+            if (!e->key) break;
+            if (e->key == name) {
+                if (strcmp(e->canonical, name) == 0) return e->region;
+                /* The caller reused its buffer for another name: refresh this entry. */
+                sp_region_t region = intern ? sp_registry_intern(name, file, line)
+                                            : sp_registry_find(name);
+                if (region) {
+                    e->region = region;
+                    e->canonical = sp_registry_name(region);
+                }
+                return region;
+            }
+        }
+    }
+    sp_region_t region = intern ? sp_registry_intern(name, file, line) : sp_registry_find(name);
+    if (!region) return region;
+    if ((t->name_cache_used + 1) * 2 > t->name_cache_capacity && !cache_grow(t)) return region;
+    uint32_t s = cache_slot(name, t->name_cache_capacity);
+    while (t->name_cache[s].key) s = (s + 1) & (t->name_cache_capacity - 1);
+    t->name_cache[s].key = name;
+    t->name_cache[s].canonical = sp_registry_name(region);
+    t->name_cache[s].region = region;
+    t->name_cache_used++;
+    return region;
+}
+
+void sp_internal_begin_name_(const char *name, const char *file, int line) {
+    sp_internal_begin_(lookup_name(name, file, line, 1));
+}
+
+void sp_internal_end_name_(const char *name, const char *file, int line) {
+    sp_region_t region = lookup_name(name, file, line, 0);
+    if (region == SP_REGION_NONE && name) {
+        /* Never registered, so never opened: report it under a registered name. */
+        region = sp_registry_intern(name, file, line);
+    }
+    sp_internal_end_(region, file, line);
+}
+
+/* --- handles ------------------------------------------------------------------- */
+
+sp_region_t sp_region_at(const char *name, const char *file, int line) {
+    return sp_registry_intern(name, file, line);
+}
+
+const char *sp_region_name(sp_region_t region) { return sp_registry_name(region); }
+
+sp_region_t sp_internal_site_(sp_region_t *slot, const char *name, const char *file, int line) {
+    sp_region_t region = sp_registry_intern(name, file, line);
+    __atomic_store_n(slot, region, __ATOMIC_RELAXED);
+    return region;
+}

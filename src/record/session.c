@@ -1,0 +1,187 @@
+#include "record/session.h"
+
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/results_model.h"
+#include "format/writer.h"
+#include "record/clock.h"
+#include "record/metadata.h"
+#include "record/mismatch.h"
+#include "record/source_capture.h"
+#include "record/thread_state.h"
+
+extern int sp_internal_active_;
+
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static sp_session_state state;
+static sp_config config;
+static int64_t start_ns;
+static char *last_output_path;
+
+sp_session_state sp_internal_session_state(void) {
+    pthread_mutex_lock(&session_lock);
+    sp_session_state s = state;
+    pthread_mutex_unlock(&session_lock);
+    return s;
+}
+
+sp_status sp_setup(const sp_options *options) {
+    pthread_mutex_lock(&session_lock);
+    sp_status st = SP_OK;
+    if (state != SP_SESSION_NONE) {
+        st = SP_ERR_ALREADY_ACTIVE;
+    } else if ((st = sp_config_load(&config, options)) == SP_OK) {
+        free(last_output_path);
+        last_output_path = strdup(config.file_path);
+        sp_mismatch_reset();
+        if (config.disable) {
+            state = SP_SESSION_DISABLED;
+        } else {
+            sp_clock_start(config.clock);
+            start_ns = sp_clock_monotonic_ns();
+            state = SP_SESSION_RECORDING;
+            __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&session_lock);
+    return st;
+}
+
+int sp_is_active(void) { return __atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED); }
+
+const char *sp_output_path(void) { return last_output_path; }
+
+sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&session_lock);
+    if (state != SP_SESSION_RECORDING) {
+        sp_session_state s = state;
+        pthread_mutex_unlock(&session_lock);
+        return s == SP_SESSION_DISABLED ? SP_OK : SP_ERR_NOT_ACTIVE;
+    }
+    __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
+    out->finalize_ns = sp_clock_monotonic_ns();
+    out->start_ns = start_ns;
+    out->config = config; /* moves the strings */
+    memset(&config, 0, sizeof config);
+    pthread_mutex_unlock(&session_lock);
+
+    sp_clock_stop();
+    return sp_collect(&out->model, rank, out->finalize_ns, &out->report);
+}
+
+sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size,
+                                       int64_t num_nodes) {
+    sp_metadata_input in = {
+        .detail = data->config.metadata_detail,
+        .label = data->config.label,
+        .mpi_size = mpi_size,
+        .num_nodes = num_nodes,
+        .start_time_ns = data->start_ns,
+        .finalize_time_ns = data->finalize_ns,
+    };
+    sp_status st = sp_metadata_collect(&data->model, &in);
+    if (st || !data->config.capture_region_source) return st;
+    for (size_t i = 0; i < data->model.num_rows; i++) {
+        sp_model_row *row = &data->model.rows[i];
+        char *text = sp_source_capture(row->source_file, (int)row->source_line);
+        if (!text) continue; /* a missing source file is not an error */
+        free(row->source_text);
+        row->source_text = text;
+    }
+    return SP_OK;
+}
+
+/* ${TMPDIR:-/tmp}/<name>.<pid>.h5, where the data goes when the target fails. */
+static char *fallback_path(const char *path) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    char *copy = strdup(path);
+    if (!copy) return NULL;
+    char *base = basename(copy);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base) *dot = '\0';
+    size_t n = strlen(dir) + strlen(base) + 48;
+    char *result = malloc(n);
+    if (result) snprintf(result, n, "%s/%s.%ld.h5", dir, base, (long)getpid());
+    free(copy);
+    return result;
+}
+
+sp_status sp_internal_session_write(const sp_session_data *data, const sp_model *model) {
+    sp_write_options wo = {data->config.compression, data->config.compression_level};
+    sp_error err = {SP_OK, ""};
+    sp_status st = sp_write_model(model, data->config.file_path, &wo, &err);
+    if (st == SP_OK) return SP_OK;
+    fprintf(stderr, "scope-profiler: %s\n", err.message);
+    if (st == SP_ERR_OUT_OF_MEMORY) return st;
+    char *fallback = fallback_path(data->config.file_path);
+    sp_error err2 = {SP_OK, ""};
+    if (fallback && strcmp(fallback, data->config.file_path) != 0 &&
+        sp_write_model(model, fallback, &wo, &err2) == SP_OK)
+        fprintf(stderr, "scope-profiler: the profile was saved to %s instead\n", fallback);
+    else
+        fprintf(stderr, "scope-profiler: no profile was written; the fallback failed too: %s\n",
+                err2.message[0] ? err2.message : "out of memory");
+    free(fallback);
+    return st;
+}
+
+/* Hook for the end-of-run table (set by the analysis layer when linked). */
+sp_status sp_internal_print_run_summary(const sp_results *results, FILE *out);
+
+sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
+                                     const sp_finalize_options *options) {
+    int quiet = data->config.quiet || (options && options->quiet);
+    int want_results = options && options->results;
+    if (options && options->results) *options->results = NULL;
+    if (quiet && !want_results) return SP_OK;
+    sp_error err = {SP_OK, ""};
+    sp_results *results = sp_results_adopt(model, &err);
+    if (!results) {
+        fprintf(stderr, "scope-profiler: %s\n", err.message);
+        return err.status;
+    }
+    if (!quiet) {
+        FILE *out = options && options->stream ? options->stream : stdout;
+        sp_internal_print_run_summary(results, out);
+    }
+    if (want_results)
+        *options->results = results;
+    else
+        sp_results_free(results);
+    return SP_OK;
+}
+
+void sp_internal_session_end(sp_session_data *data) {
+    sp_model_clear(&data->model);
+    sp_config_clear(&data->config);
+    sp_thread_reset_all();
+    pthread_mutex_lock(&session_lock);
+    sp_config_clear(&config);
+    state = SP_SESSION_NONE;
+    pthread_mutex_unlock(&session_lock);
+}
+
+sp_status sp_finalize(const sp_finalize_options *options) {
+    if (options && options->results) *options->results = NULL;
+    sp_session_state s = sp_internal_session_state();
+    if (s == SP_SESSION_NONE) return SP_ERR_NOT_ACTIVE;
+    sp_session_data data;
+    sp_status st = sp_internal_session_stop(0, &data);
+    if (s == SP_SESSION_DISABLED) {
+        sp_internal_session_end(&data);
+        return SP_OK;
+    }
+    if (!st) st = sp_internal_session_describe(&data, 1, 1);
+    if (!st) st = sp_internal_session_write(&data, &data.model);
+    else fprintf(stderr, "scope-profiler: cannot finalize: %s\n", sp_status_string(st));
+    if (!st) st = sp_internal_session_report(&data, &data.model, options);
+    sp_internal_session_end(&data);
+    return st;
+}

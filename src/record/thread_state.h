@@ -1,0 +1,96 @@
+/*
+ * Per-thread recording buffers. Each thread owns one sp_thread: for every
+ * region a chain of event chunks (16 bytes per call), and a stack of open
+ * calls. The hot path touches only its own sp_thread, so it needs neither
+ * locks nor atomics. All sp_threads are linked in a process-wide list,
+ * which sp_finalize() walks once the other threads are quiet.
+ */
+#ifndef SP_RECORD_THREAD_STATE_H
+#define SP_RECORD_THREAD_STATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scope_profiler.h"
+
+/* One call: raw clock ticks. end == 0 marks a call still open, or dropped. */
+typedef struct sp_event_slot {
+    uint64_t start;
+    uint64_t end;
+} sp_event_slot;
+
+/* Where the next call of a region goes (the hot part of a row). */
+typedef struct sp_row_cursor {
+    sp_event_slot *next;
+    sp_event_slot *limit;
+} sp_row_cursor;
+
+/* The chunks of one region's calls on one thread, oldest first. */
+typedef struct sp_row_chunks {
+    sp_event_slot **chunk;
+    uint32_t *chunk_capacity;
+    uint32_t num_chunks;
+    uint32_t max_chunks;
+} sp_row_chunks;
+
+typedef struct sp_frame {
+    sp_event_slot *slot;
+    sp_region_t region;
+} sp_frame;
+
+/* Per-thread cache for the by-name calls: name pointer -> handle. */
+typedef struct sp_name_cache_entry {
+    const char *key;       /* the caller's pointer */
+    const char *canonical; /* the registry's copy, to verify the content */
+    sp_region_t region;
+} sp_name_cache_entry;
+
+typedef struct sp_thread {
+    /* hot */
+    sp_row_cursor *cursors; /* indexed by handle; [0] unused */
+    uint32_t num_cursors;
+    uint32_t depth;
+    sp_frame *stack;
+    uint32_t stack_capacity;
+    /* cold */
+    sp_row_chunks *rows; /* parallel to cursors */
+    sp_name_cache_entry *name_cache;
+    uint32_t name_cache_capacity;
+    uint32_t name_cache_used;
+    uint64_t dropped_calls; /* calls discarded by a mismatched sp_end */
+    uint32_t index;         /* order of the thread's first call, from 0 */
+    pid_t native_id;
+    pthread_t handle;
+    int exited;           /* the thread has ended; its buffers wait for finalize */
+    int64_t first_ns;     /* CLOCK_MONOTONIC at its first call */
+    int64_t exit_ns;      /* CLOCK_MONOTONIC at exit (0 while alive) */
+    int64_t exit_cpu_ns;  /* its CPU time at exit */
+    char name[32];        /* pthread name at exit or finalize */
+    struct sp_thread *next;
+} sp_thread;
+
+/* This thread's state (NULL until its first call). */
+extern __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
+
+/* Creates this thread's state and links it into the list; NULL if out of memory. */
+sp_thread *sp_thread_attach(void);
+
+/* Makes the thread ready to record `region`: cursors long enough, a chunk with room.
+ * Returns 0 if out of memory (the call is then not recorded). */
+int sp_thread_make_room(sp_thread *t, sp_region_t region);
+
+/* Grows the open-call stack by one frame at least; 0 if out of memory. */
+int sp_thread_grow_stack(sp_thread *t);
+
+/* The head of the list of all thread states (for finalize, threads quiet). */
+sp_thread *sp_thread_list(void);
+
+/* Frees the buffers of every thread (after finalize collected them); exited
+ * threads' states go entirely, live ones are reset for a next session. */
+void sp_thread_reset_all(void);
+
+/* Number of threads attached so far (in this session). */
+uint32_t sp_thread_count(void);
+
+#endif
