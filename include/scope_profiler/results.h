@@ -67,6 +67,12 @@ SP_API void sp_results_free(sp_results *results);
 /** The path the results were read from (or written to). */
 SP_API const char *sp_results_path(const sp_results *results);
 
+/** The run's label (metadata "label" when set and non-empty), or NULL. */
+SP_API const char *sp_results_label(const sp_results *results);
+
+/** The label, or the file name's stem when there is none ("run_a" for "/x/run_a.h5"). */
+SP_API const char *sp_results_display_label(const sp_results *results);
+
 /** The file's schema number (1, 2 or 3). */
 SP_API int sp_results_schema(const sp_results *results);
 
@@ -315,6 +321,8 @@ typedef struct sp_print_options {
     sp_filter filter;
     int suppress_notes;           /* nonzero: no notes box */
     int ascii;                    /* nonzero: ASCII box drawing instead of UTF-8 */
+    const char *title;            /* notes box title; NULL = "<label> - <path> (N rank[s])" */
+    const char *percentage_mode;  /* NULL/"coverage" or "exclusive" (the percent column) */
 } sp_print_options;
 
 /** print_summary(): the nested box table. */

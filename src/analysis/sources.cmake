@@ -1,1 +1,1 @@
-set(SP_SOURCES_analysis results.c run_summary.c)
+set(SP_SOURCES_analysis results.c)

@@ -1,1 +1,1 @@
-set(SP_SOURCES_present)
+set(SP_SOURCES_present run_summary.c)

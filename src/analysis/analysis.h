@@ -1,0 +1,88 @@
+/*
+ * Internal contract between the analysis layer (src/analysis/) and the
+ * presenters (src/present/): everything a presenter needs, computed here,
+ * so that presenters only format.
+ *
+ * Semantics follow /work/notes/python_semantics.md (the Python package's
+ * 0.7.3 behaviour, verified against tests/fixtures); section numbers below
+ * refer to it.
+ */
+#ifndef SP_ANALYSIS_ANALYSIS_H
+#define SP_ANALYSIS_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "scope_profiler/results.h"
+
+/* --- numpy-compatible primitives (§10) ---------------------------------- */
+
+/* numpy's float64 sum: pairwise within blocks of 8192, blocks added in order. */
+double sp_numpy_sum(const double *x, size_t n);
+
+/* numpy.percentile(x, q) with the default "linear" method; sorts x in place. */
+double sp_numpy_percentile_sorted(const double *sorted, size_t n, double q);
+
+/* --- pooled statistics for region_statistics.json (§6.1) ---------------- */
+
+typedef struct sp_pool_stats {
+    uint64_t count; /* when 0, the other fields are meaningless (JSON null) */
+    double average;
+    double min;
+    double max;
+    double first;
+    double last;
+    double std;
+    double total;
+} sp_pool_stats;
+
+/* Pooled over the given ranks (NULL = all ranks of the region, in order;
+ * ranks the region lacks are skipped). */
+sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks,
+                               size_t num_ranks, sp_pool_stats *out, sp_error *err);
+
+/* --- display rows of the summary table (§5.1-5.3) ------------------------ */
+
+typedef struct sp_table_row {
+    const char *name;  /* last path element (region name); owned by the rows */
+    char *call_path;   /* "a > b"; NULL for a flat fallback row */
+    int depth;         /* 0 for roots and fallback rows */
+    int recursive;     /* collapsed recursion: the region cell gets " ↻" */
+    int has_children;  /* an "(own)" row follows this one */
+    uint64_t num_ranks;
+    uint64_t calls;
+    int has_timing;    /* 0: total/avg/min/... are None ("-") */
+    double total, avg, min, max, std, p50, p95, p99;
+    int has_first_last;
+    double first, last;
+    int has_exclusive;
+    double exclusive;  /* the (own) row's value */
+    double coverage;
+    int has_parent_coverage;
+    double parent_coverage;
+    int has_imbalance;
+    double imbalance;  /* percent */
+    double start;
+} sp_table_row;
+
+typedef struct sp_table_rows {
+    size_t count;
+    sp_table_row *rows;  /* display order */
+    int has_session_total;
+    double session_total; /* total of the first "scope_profiler.session" row */
+} sp_table_rows;
+
+/* Builds the rows in display order for `sort` (NULL = "start"; §5.3 keys)
+ * and `percentage_mode` (NULL = "coverage"). Errors: SP_ERR_BAD_PATTERN,
+ * SP_ERR_BAD_OPTION (unknown sort key), SP_ERR_OUT_OF_MEMORY. */
+sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter,
+                              const char *sort, const char *percentage_mode,
+                              sp_table_rows *out, sp_error *err);
+void sp_table_rows_free(sp_table_rows *rows);
+
+/* The sort keys and column keys, NULL-terminated (for help texts and errors). */
+extern const char *const sp_sort_keys[];
+extern const char *const sp_table_columns[];
+
+#endif
