@@ -258,7 +258,6 @@ static inline void sp_internal_scope_end_(sp_internal_scope_ *s) {
 
 #define SP_INTERNAL_CAT2_(a, b) a##b
 #define SP_INTERNAL_CAT_(a, b)  SP_INTERNAL_CAT2_(a, b)
-#define SP_INTERNAL_UNIQ_(p)    SP_INTERNAL_CAT_(p, __LINE__)
 
 #if defined(__GNUC__)
 /* A static handle per call site; a relaxed atomic load is a plain load. */
@@ -278,20 +277,20 @@ static inline void sp_internal_scope_end_(sp_internal_scope_ *s) {
  * an enclosing loop from inside, use goto, or time a plain block with
  * SP_SCOPE("name") instead.
  */
-#define SP_REGION(name)                                                                            \
-    for (sp_internal_scope_ SP_INTERNAL_UNIQ_(sp_scope_)                                            \
-             __attribute__((cleanup(sp_internal_scope_end_))) =                                    \
-                 sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__, __LINE__);            \
-         SP_INTERNAL_UNIQ_(sp_scope_).pending; SP_INTERNAL_UNIQ_(sp_scope_).pending = 0)
+#define SP_REGION(name) SP_INTERNAL_REGION_(name, SP_INTERNAL_CAT_(sp_scope_, __COUNTER__))
+#define SP_INTERNAL_REGION_(name, var)                                                             \
+    for (sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_))) =                 \
+             sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__, __LINE__);                \
+         var.pending; var.pending = 0)
 
 /**
  * SP_SCOPE("name");: times from here to the end of the enclosing block
- * (however it is left). At most one per line.
+ * (however it is left).
  */
-#define SP_SCOPE(name)                                                                             \
-    sp_internal_scope_ SP_INTERNAL_UNIQ_(sp_scope_) __attribute__((cleanup(                         \
-        sp_internal_scope_end_))) = sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__,    \
-                                                             __LINE__)
+#define SP_SCOPE(name) SP_INTERNAL_SCOPE_(name, SP_INTERNAL_CAT_(sp_scope_, __COUNTER__))
+#define SP_INTERNAL_SCOPE_(name, var)                                                              \
+    sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_))) =                      \
+        sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__, __LINE__)
 
 /** SP_PROFILE("name"); at the top of a function: times the function's body. */
 #define SP_PROFILE(name) SP_SCOPE(name)

@@ -1,12 +1,14 @@
 #include "format/writer.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "format/atomic_file.h"
+#include "format/guarded_driver.h"
 #include "format/h5_write.h"
 
 #define SCHEMA_VERSION      3
@@ -27,17 +29,21 @@ struct sp_writer {
     /* The index, written at commit. */
     sp_model_row *rows;
     size_t num_rows, max_rows;
+    int io_errno; /* first failed write, from the guarded driver */
     H5E_auto2_t saved_handler;
     void *saved_data;
 };
 
-/* Classifies an HDF5 failure: errno tells a full disk from other trouble. */
+/* Classifies a failure: the driver's errno tells a full disk from other trouble. */
 static sp_status hdf5_failure(sp_writer *w, sp_error *err, const char *what) {
-    int e = errno;
+    int e = w->io_errno ? w->io_errno : errno;
     sp_status st = (e == ENOSPC || e == EDQUOT || e == EFBIG) ? SP_ERR_DISK_FULL : SP_ERR_HDF5;
     if (st == SP_ERR_DISK_FULL)
-        return sp_error_set(err, st, "cannot write %s: %s while writing %s; free some space or "
-                                     "write elsewhere", w->path, strerror(e), what);
+        return sp_error_set(err, st, "cannot write %s: %s; free some space or write elsewhere",
+                            w->path, strerror(e));
+    if (w->io_errno)
+        return sp_error_set(err, SP_ERR_IO, "cannot write %s: %s; check the file system",
+                            w->path, strerror(e));
     return sp_error_set(err, st, "cannot write %s: the HDF5 library failed while writing %s",
                         w->path, what);
 }
@@ -128,7 +134,9 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
         return NULL;
     }
     errno = 0;
-    w->file = H5Fcreate(w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t fapl = sp_guarded_fapl(&w->io_errno);
+    w->file = fapl >= 0 ? H5Fcreate(w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    if (fapl >= 0) H5Pclose(fapl);
     if (w->file < 0) {
         hdf5_failure(w, err, "the file header");
         sp_writer_abort(w);
@@ -206,6 +214,7 @@ static sp_status flush_stage(sp_writer *w, sp_error *err) {
         (w->ds_threads >= 0 &&
          write_slab(w->ds_threads, w->flushed_events, w->stage_threads, w->staged) < 0))
         return hdf5_failure(w, err, "/events");
+    if (w->io_errno) return hdf5_failure(w, err, "/events");
     w->flushed_events += w->staged;
     w->staged = 0;
     return SP_OK;
@@ -433,7 +442,7 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
         errno = 0;
         herr_t closed = H5Fclose(w->file);
         w->file = -1;
-        if (closed < 0) st = hdf5_failure(w, err, "the file's last blocks");
+        if (closed < 0 || w->io_errno) st = hdf5_failure(w, err, "the file's last blocks");
     }
     if (st) {
         sp_writer_abort(w);
