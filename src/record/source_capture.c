@@ -88,25 +88,26 @@ static size_t enclosing_brace(const char *s, const char *code, size_t pos, int o
     return outermost ? stack[0] : stack[(depth > 256 ? 256 : depth) - 1];
 }
 
-/* Start of the declaration that owns the top-level brace at `open`: just after the
- * previous top-level ';', '}' or preprocessor line, skipping blank lines. */
+/* Start of the line where the declaration owning the top-level brace at `open`
+ * begins: after the previous top-level ';' or '}' or preprocessor line, past
+ * blank space and comments. */
 static size_t declaration_start(const char *s, const char *code, size_t open) {
     size_t i = open;
     while (i > 0) {
         char c = s[i - 1];
         if (code[i - 1] && (c == ';' || c == '}')) break;
-        if (c == '\n') {
-            size_t bol = i;
-            while (bol < open && (s[bol] == ' ' || s[bol] == '\t')) bol++;
-            /* the line before this one ends a directive when it starts with '#' */
-            size_t prev = i - 1;
-            while (prev > 0 && s[prev - 1] != '\n') prev--;
-            while (s[prev] == ' ' || s[prev] == '\t') prev++;
-            if (s[prev] == '#') break;
+        if (c == '\n' && i < open) {
+            size_t first = i; /* first non-blank character of this line */
+            while (first < open && (s[first] == ' ' || s[first] == '\t')) first++;
+            if (s[first] == '#') {
+                i = line_end(s, open, first);
+                break;
+            }
         }
         i--;
     }
-    while (i < open && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    while (i < open && (!code[i] || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
     while (i > 0 && s[i - 1] != '\n') i--;
     return i;
 }

@@ -1,0 +1,139 @@
+/* Recording from several threads at once: nothing lost, nothing mixed up. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <scope_profiler.h>
+
+#include "../support/h5_inspect.h"
+#include "record_support.h"
+
+enum { CALLS = 50000 };
+
+static pthread_barrier_t barrier;
+
+static void *worker(void *arg) {
+    const char *own = arg;
+    pthread_setname_np(pthread_self(), own);
+    sp_region_t mine = sp_region(own);
+    pthread_barrier_wait(&barrier); /* both threads record at the same time */
+    for (int i = 0; i < CALLS; i++) {
+        SP_REGION("shared") {
+            sp_begin(mine);
+            sp_end(mine);
+        }
+    }
+    return NULL;
+}
+
+static void test_two_threads_record_concurrently(void **state) {
+    (void)state;
+    char *dir = rs_temp_dir();
+    char *path = rs_path_in(dir, "threads.h5");
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    pthread_barrier_init(&barrier, NULL, 2);
+    pthread_t a, b;
+    pthread_create(&a, NULL, worker, "worker_a");
+    pthread_create(&b, NULL, worker, "worker_b");
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    pthread_barrier_destroy(&barrier);
+    sp_finalize_options quiet = {.quiet = 1};
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+
+    rs_profile p;
+    assert_int_equal(rs_profile_load(path, &p), 0);
+    assert_int_equal(rs_calls_of(&p, "shared"), 2 * CALLS);
+    assert_int_equal(rs_calls_of(&p, "worker_a"), CALLS);
+    assert_int_equal(rs_calls_of(&p, "worker_b"), CALLS);
+    assert_non_null(p.thread_ids);
+    /* the shared row holds both threads' calls in start order, each thread's half */
+    long s = rs_row_of(&p, "shared");
+    int64_t per_thread[2] = {0, 0};
+    for (int64_t i = 0; i < p.counts[s]; i++) {
+        int64_t e = p.offsets[s] + i, t = p.thread_ids[e];
+        assert_true(t == 0 || t == 1);
+        per_thread[t]++;
+        if (i > 0) assert_true(p.starts[e] >= p.starts[e - 1]);
+    }
+    assert_int_equal(per_thread[0], CALLS);
+    assert_int_equal(per_thread[1], CALLS);
+    /* each worker region belongs to one thread only */
+    long wa = rs_row_of(&p, "worker_a"), wb = rs_row_of(&p, "worker_b");
+    int64_t ta = p.thread_ids[p.offsets[wa]], tb = p.thread_ids[p.offsets[wb]];
+    assert_int_not_equal(ta, tb);
+    for (int64_t i = 0; i < CALLS; i++) {
+        assert_int_equal(p.thread_ids[p.offsets[wa] + i], ta);
+        assert_int_equal(p.thread_ids[p.offsets[wb] + i], tb);
+    }
+    rs_profile_free(&p);
+
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    size_t n;
+    char **names = h5i_read_strings(file, "/thread_table/name", &n);
+    assert_int_equal(n, 2);
+    assert_true((strcmp(names[0], "worker_a") == 0 && strcmp(names[1], "worker_b") == 0) ||
+                (strcmp(names[0], "worker_b") == 0 && strcmp(names[1], "worker_a") == 0));
+    h5i_free_strings(names, n);
+    int64_t *index = h5i_read_int64(file, "/thread_table/index", &n);
+    assert_int_equal(index[0], 0);
+    assert_int_equal(index[1], 1);
+    free(index);
+    H5Fclose(file);
+    rs_remove_tree(dir);
+    free(dir);
+    free(path);
+}
+
+/* A thread that ended before finalize keeps its calls; its open call is reported. */
+static void *short_lived(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 10; i++) SP_REGION("short_lived") {}
+    sp_begin(sp_region("left_open"));
+    return NULL;
+}
+
+static void test_exited_thread_keeps_its_calls(void **state) {
+    (void)state;
+    char *dir = rs_temp_dir();
+    char *path = rs_path_in(dir, "exited.h5");
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, short_lived, NULL);
+    pthread_join(t, NULL);
+    SP_REGION("main_thread") {}
+    sp_finalize_options quiet = {.quiet = 1};
+    rs_capture_stderr_begin();
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    char *err = rs_capture_stderr_end();
+    assert_non_null(strstr(err, "1 call(s) still open at finalize were left out: \"left_open\""));
+    free(err);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(path, &p), 0);
+    assert_int_equal(rs_calls_of(&p, "short_lived"), 10);
+    assert_int_equal(rs_calls_of(&p, "main_thread"), 1);
+    assert_int_equal(rs_calls_of(&p, "left_open"), 0);
+    rs_profile_free(&p);
+    rs_remove_tree(dir);
+    free(dir);
+    free(path);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_threads_record_concurrently),
+        cmocka_unit_test(test_exited_thread_keeps_its_calls),
+    };
+    setenv("SCOPE_PROFILER_QUIET", "1", 1);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
