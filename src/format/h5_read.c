@@ -1,0 +1,344 @@
+#include "format/h5_read.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+/* gzip never compresses by much more than 1:1032; a claimed extent far past
+ * that ratio over the bytes actually stored comes from a damaged header. */
+#define MAX_COMPRESSION_RATIO 1100u
+#define SMALL_READ_BYTES      (1u << 20)
+
+static sp_rd_kind kind_of_object(hid_t loc, const char *path) {
+    hid_t obj = H5Oopen(loc, path, H5P_DEFAULT);
+    if (obj < 0) return SP_RD_ABSENT;
+    H5I_type_t type = H5Iget_type(obj);
+    H5Oclose(obj);
+    return type == H5I_GROUP ? SP_RD_GROUP : type == H5I_DATASET ? SP_RD_DATASET : SP_RD_OTHER;
+}
+
+/* External links could pull in other files: only links inside this file count. */
+static int link_is_local(hid_t loc, const char *path) {
+    if (H5Lexists(loc, path, H5P_DEFAULT) <= 0) return 0;
+    H5L_info_t info;
+    if (H5Lget_info(loc, path, &info, H5P_DEFAULT) < 0) return 0;
+    return info.type == H5L_TYPE_HARD || info.type == H5L_TYPE_SOFT;
+}
+
+sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
+    if (strcmp(path, "/") == 0) return SP_RD_GROUP;
+    char *prefix = strdup(path);
+    if (!prefix) return SP_RD_ABSENT;
+    int ok = 1;
+    /* H5Lexists fails instead of answering when an intermediate group is missing. */
+    for (char *slash = strchr(prefix + 1, '/'); ok && slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        ok = link_is_local(loc, prefix);
+        *slash = '/';
+    }
+    ok = ok && link_is_local(loc, prefix);
+    free(prefix);
+    return ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
+}
+
+void sp_rd_type_name(hid_t type, char *buf, size_t size) {
+    size_t bits = H5Tget_size(type) * 8;
+    switch (H5Tget_class(type)) {
+    case H5T_INTEGER:
+        snprintf(buf, size, "%sint%zu", H5Tget_sign(type) == H5T_SGN_NONE ? "u" : "", bits);
+        break;
+    case H5T_FLOAT:
+        snprintf(buf, size, "float%zu", bits);
+        break;
+    case H5T_STRING:
+        snprintf(buf, size, "string");
+        break;
+    case H5T_COMPOUND:
+        snprintf(buf, size, "compound");
+        break;
+    case H5T_ENUM:
+        snprintf(buf, size, "enum");
+        break;
+    case H5T_ARRAY:
+        snprintf(buf, size, "array");
+        break;
+    case H5T_VLEN:
+        snprintf(buf, size, "variable-length sequence");
+        break;
+    case H5T_OPAQUE:
+        snprintf(buf, size, "opaque");
+        break;
+    case H5T_REFERENCE:
+        snprintf(buf, size, "reference");
+        break;
+    case H5T_BITFIELD:
+        snprintf(buf, size, "bitfield");
+        break;
+    default:
+        snprintf(buf, size, "unknown");
+        break;
+    }
+}
+
+sp_status sp_rd_damaged(sp_rd *rd, const char *fmt, ...) {
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return sp_error_set(rd->err, SP_ERR_DAMAGED, "%s: damaged profile: %s", rd->path, what);
+}
+
+sp_status sp_rd_no_memory(sp_rd *rd) {
+    return sp_error_set(rd->err, SP_ERR_OUT_OF_MEMORY, "%s: out of memory while reading", rd->path);
+}
+
+static sp_status check_one_dimensional(sp_rd *rd, hid_t ds, const char *path, size_t *n) {
+    hid_t space = H5Dget_space(ds);
+    if (space < 0) return sp_rd_damaged(rd, "cannot read the shape of %s", path);
+    H5S_class_t cls = H5Sget_simple_extent_type(space);
+    int ndims = H5Sget_simple_extent_ndims(space);
+    hsize_t dim = 0;
+    if (cls == H5S_SIMPLE && ndims == 1) H5Sget_simple_extent_dims(space, &dim, NULL);
+    H5Sclose(space);
+    if (cls == H5S_SCALAR)
+        return sp_error_set(rd->err, SP_ERR_BAD_DATASET,
+                            "%s: %s is a scalar, expected a 1-D dataset", rd->path, path);
+    if (cls != H5S_SIMPLE)
+        return sp_error_set(rd->err, SP_ERR_BAD_DATASET,
+                            "%s: %s has no extent (null dataspace), expected a 1-D dataset",
+                            rd->path, path);
+    if (ndims != 1)
+        return sp_error_set(rd->err, SP_ERR_BAD_DATASET,
+                            "%s: %s has %d dimensions, expected a 1-D dataset", rd->path, path,
+                            ndims);
+    if (dim > SIZE_MAX)
+        return sp_rd_damaged(rd, "%s claims %llu elements", path, (unsigned long long)dim);
+    *n = (size_t)dim;
+    return SP_OK;
+}
+
+sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n) {
+    *ds = -1;
+    *n = 0;
+    sp_rd_kind kind = sp_rd_kind_of(rd->file, path);
+    if (kind == SP_RD_ABSENT) return sp_rd_damaged(rd, "%s is missing", path);
+    if (kind != SP_RD_DATASET)
+        return sp_error_set(rd->err, SP_ERR_BAD_DATASET, "%s: %s is a %s, expected a 1-D dataset",
+                            rd->path, path, kind == SP_RD_GROUP ? "group" : "named datatype");
+    hid_t d = H5Dopen2(rd->file, path, H5P_DEFAULT);
+    if (d < 0) return sp_rd_damaged(rd, "cannot open %s", path);
+    sp_status st = check_one_dimensional(rd, d, path, n);
+    if (st) {
+        H5Dclose(d);
+        return st;
+    }
+    *ds = d;
+    return SP_OK;
+}
+
+sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t want,
+                             const char *expected) {
+    hid_t type = H5Dget_type(ds);
+    if (type < 0) return sp_rd_damaged(rd, "cannot read the type of %s", path);
+    H5T_class_t cls = H5Tget_class(type);
+    char name[64];
+    sp_rd_type_name(type, name, sizeof name);
+    H5Tclose(type);
+    if (cls == want) return SP_OK;
+    return sp_error_set(rd->err, SP_ERR_BAD_DATASET, "%s: %s has type %s, expected %s", rd->path,
+                        path, name, expected);
+}
+
+sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size) {
+    if (n == 0) return SP_OK;
+    if (elem_size == 0 || n > SIZE_MAX / elem_size)
+        return sp_rd_damaged(rd, "%s claims %zu elements, more than memory can address", path, n);
+    uint64_t bytes = (uint64_t)n * elem_size;
+    uint64_t stored = H5Dget_storage_size(ds);
+    if (bytes > SMALL_READ_BYTES && bytes / MAX_COMPRESSION_RATIO > stored)
+        return sp_rd_damaged(rd, "%s claims %zu elements but stores only %llu bytes", path, n,
+                             (unsigned long long)stored);
+    return SP_OK;
+}
+
+static sp_status read_failed(sp_rd *rd, const char *path) {
+    return sp_rd_damaged(rd,
+                         "cannot read %s (a damaged file, or a compression filter this "
+                         "HDF5 library lacks)",
+                         path);
+}
+
+static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int64_t **out) {
+    sp_status st = sp_rd_expect_class(rd, ds, path, H5T_INTEGER, "an integer dataset");
+    if (!st) st = sp_rd_check_storage(rd, ds, path, n, sizeof(int64_t));
+    if (st) return st;
+    int64_t *buf = malloc((n ? n : 1) * sizeof *buf);
+    if (!buf) return sp_rd_no_memory(rd);
+    if (n && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        free(buf);
+        return read_failed(rd, path);
+    }
+    *out = buf;
+    return SP_OK;
+}
+
+sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t *n) {
+    hid_t ds;
+    *out = NULL;
+    sp_status st = sp_rd_open_column(rd, path, &ds, n);
+    if (st) return st;
+    st = read_int64(rd, ds, path, *n, out);
+    H5Dclose(ds);
+    return st;
+}
+
+void sp_rd_free_strings(char **strings, size_t n) {
+    if (!strings) return;
+    for (size_t i = 0; i < n; i++)
+        free(strings[i]);
+    free(strings);
+}
+
+void sp_rd_reclaim(hid_t mem_type, size_t n, void *buf) {
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    if (space < 0) return;
+#if H5_VERSION_GE(1, 12, 0)
+    H5Treclaim(mem_type, space, H5P_DEFAULT, buf);
+#else
+    H5Dvlen_reclaim(mem_type, space, H5P_DEFAULT, buf);
+#endif
+    H5Sclose(space);
+}
+
+/* A copy of at most len bytes of s, with fixed-length padding removed. */
+static char *copy_fixed(const char *s, size_t len, H5T_str_t pad) {
+    size_t n = strnlen(s, len);
+    if (pad == H5T_STR_SPACEPAD)
+        while (n > 0 && s[n - 1] == ' ')
+            n--;
+    char *copy = malloc(n + 1);
+    if (!copy) return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+/* Copies vlen strings (NULL reads as ""); returns 0, or -1 when out of memory. */
+static int copy_variable(char **raw, size_t n, char **out) {
+    for (size_t i = 0; i < n; i++) {
+        out[i] = strdup(raw[i] ? raw[i] : "");
+        if (!out[i]) return -1;
+    }
+    return 0;
+}
+
+/* Reads n strings of string type `type` through `read` (dataset or attribute). */
+typedef herr_t (*read_fn)(hid_t obj, hid_t mem_type, void *buf);
+
+static herr_t read_dataset_all(hid_t ds, hid_t mem_type, void *buf) {
+    return H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+}
+
+static herr_t read_attribute_all(hid_t attr, hid_t mem_type, void *buf) {
+    return H5Aread(attr, mem_type, buf);
+}
+
+/* Returns 0, -1 when HDF5 fails, -2 when out of memory. out has n slots. */
+static int read_strings(hid_t obj, read_fn read, hid_t type, size_t n, char **out) {
+    if (n == 0) return 0;
+    hid_t mem = H5Tcopy(type);
+    if (mem < 0) return -1;
+    int variable = H5Tis_variable_str(type) > 0;
+    size_t size = H5Tget_size(type);
+    H5T_str_t pad = H5Tget_strpad(type);
+    int rc = 0;
+    void *buf = variable ? calloc(n, sizeof(char *))
+                         : (size && n <= SIZE_MAX / size ? malloc(n * size) : NULL);
+    if (!buf) rc = -2;
+    if (rc == 0 && read(obj, mem, buf) < 0) {
+        rc = -1;
+        variable = 0; /* nothing to reclaim */
+    }
+    if (rc == 0 && variable) rc = copy_variable(buf, n, out) < 0 ? -2 : 0;
+    for (size_t i = 0; rc == 0 && !variable && i < n; i++)
+        if (!(out[i] = copy_fixed((char *)buf + i * size, size, pad))) rc = -2;
+    if (variable) sp_rd_reclaim(mem, n, buf);
+    free(buf);
+    H5Tclose(mem);
+    return rc;
+}
+
+int sp_rd_read_attr_strings(hid_t attr, hid_t type, size_t n, char **out) {
+    return read_strings(attr, read_attribute_all, type, n, out);
+}
+
+static sp_status read_string_column(sp_rd *rd, hid_t ds, const char *path, size_t n, char ***out) {
+    sp_status st = sp_rd_expect_class(rd, ds, path, H5T_STRING, "a string dataset");
+    if (st) return st;
+    hid_t type = H5Dget_type(ds);
+    if (type < 0) return sp_rd_damaged(rd, "cannot read the type of %s", path);
+    size_t elem = H5Tis_variable_str(type) > 0 ? sizeof(char *) : H5Tget_size(type);
+    st = sp_rd_check_storage(rd, ds, path, n, elem);
+    char **strings = st ? NULL : calloc(n ? n : 1, sizeof *strings);
+    if (!st && !strings) st = sp_rd_no_memory(rd);
+    int rc = st ? 0 : read_strings(ds, read_dataset_all, type, n, strings);
+    H5Tclose(type);
+    if (!st && rc) st = rc == -2 ? sp_rd_no_memory(rd) : read_failed(rd, path);
+    if (st) {
+        sp_rd_free_strings(strings, n);
+        return st;
+    }
+    *out = strings;
+    return SP_OK;
+}
+
+sp_status sp_rd_string_column(sp_rd *rd, const char *path, char ***out, size_t *n) {
+    hid_t ds;
+    *out = NULL;
+    sp_status st = sp_rd_open_column(rd, path, &ds, n);
+    if (st) return st;
+    st = read_string_column(rd, ds, path, *n, out);
+    H5Dclose(ds);
+    return st;
+}
+
+sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *ref_path,
+                            size_t want) {
+    if (n == want) return SP_OK;
+    return sp_rd_damaged(rd, "%s has %zu rows but %s has %zu", path, n, ref_path, want);
+}
+
+char *sp_rd_attr_string(hid_t attr) {
+    hid_t type = H5Aget_type(attr);
+    hid_t space = H5Aget_space(attr);
+    char *value = NULL;
+    if (type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
+        H5Sget_simple_extent_type(space) != H5S_NULL && H5Sget_simple_extent_npoints(space) == 1 &&
+        sp_rd_read_attr_strings(attr, type, 1, &value) != 0)
+        value = NULL;
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
+    return value;
+}
+
+int sp_rd_attr_int64(hid_t loc, const char *name, int64_t *value) {
+    if (H5Aexists(loc, name) <= 0) return 0;
+    hid_t attr = H5Aopen(loc, name, H5P_DEFAULT);
+    if (attr < 0) return -1;
+    hid_t type = H5Aget_type(attr);
+    hid_t space = H5Aget_space(attr);
+    int rc = -1;
+    if (type >= 0 && space >= 0 && H5Tget_class(type) == H5T_INTEGER &&
+        H5Sget_simple_extent_type(space) != H5S_NULL && H5Sget_simple_extent_npoints(space) == 1 &&
+        H5Aread(attr, H5T_NATIVE_INT64, value) >= 0)
+        rc = 1;
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
+    H5Aclose(attr);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/*
+ * Checked HDF5 reading for the profile reader: every helper verifies class,
+ * rank and extent before it allocates, and turns each failure into an
+ * sp_status with a one-line message that starts with the file's path.
+ *
+ * Dataset paths are absolute ("/events/durations"); the same string opens
+ * the dataset and names it in messages.
+ */
+#ifndef SP_FORMAT_H5_READ_H
+#define SP_FORMAT_H5_READ_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scope_profiler/results.h"
+
+/* What every reading step needs: the open file, its path and the error. */
+typedef struct sp_rd {
+    hid_t file;
+    const char *path;
+    sp_error *err;
+} sp_rd;
+
+/* What kind of object a path names; only hard and soft links are followed. */
+typedef enum sp_rd_kind { SP_RD_ABSENT = 0, SP_RD_GROUP, SP_RD_DATASET, SP_RD_OTHER } sp_rd_kind;
+
+sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path);
+
+/* A short name for a datatype ("int32", "uint64", "float64", "string", ...). */
+void sp_rd_type_name(hid_t type, char *buf, size_t size);
+
+/* Sets rd->err to SP_ERR_DAMAGED with "<path>: damaged profile: <message>". */
+sp_status sp_rd_damaged(sp_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+sp_status sp_rd_no_memory(sp_rd *rd);
+
+/*
+ * Opens the 1-D dataset at path and returns its length. A missing dataset
+ * is SP_ERR_DAMAGED, a group or a dataset of another rank SP_ERR_BAD_DATASET.
+ * Close *ds with H5Dclose.
+ */
+sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n);
+
+/* SP_ERR_BAD_DATASET ("<path> has type float64, expected <expected>") unless
+ * the dataset's type is of class `want`. */
+sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t want,
+                             const char *expected);
+
+/*
+ * Reads a 1-D integer dataset of any width and byte order as int64 (values
+ * outside int64 saturate). Floats, strings and other classes are
+ * SP_ERR_BAD_DATASET. *out is malloc'ed (never NULL on success).
+ */
+sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t *n);
+
+/* Reads a 1-D string dataset (variable or fixed length, any character set).
+ * *out holds n owned strings (NULL in the file reads as ""). */
+sp_status sp_rd_string_column(sp_rd *rd, const char *path, char ***out, size_t *n);
+void sp_rd_free_strings(char **strings, size_t n);
+
+/* SP_ERR_DAMAGED unless the column at path has `want` rows like ref_path. */
+sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *ref_path,
+                            size_t want);
+
+/* Checks that a dataset can really hold n elements of elem_size bytes before
+ * that much memory is allocated for it (a damaged header can claim any extent). */
+sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size);
+
+/* Reads the n elements of a string attribute of string type `type` into
+ * out[0..n) (owned). Returns 0, -1 when HDF5 fails, -2 when out of memory. */
+int sp_rd_read_attr_strings(hid_t attr, hid_t type, size_t n, char **out);
+
+/* Reads a string (scalar or fixed/variable) from an open attribute into an
+ * owned copy; NULL when the attribute is not a scalar string. */
+char *sp_rd_attr_string(hid_t attr);
+
+/* Reads the integer attribute `name` of loc into *value: 1 read, 0 absent,
+ * -1 present but not a scalar integer. */
+int sp_rd_attr_int64(hid_t loc, const char *name, int64_t *value);
+
+/* Frees variable-length data read with mem_type into buf (n elements). */
+void sp_rd_reclaim(hid_t mem_type, size_t n, void *buf);
+
+#endif

@@ -1,0 +1,103 @@
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "format/read_internal.h"
+
+static sp_status optional_column(sp_rd *rd, const sp_model *m, const char *path,
+                                 const char *ref_path, int64_t **out) {
+    if (sp_rd_kind_of(rd->file, path) == SP_RD_ABSENT) return SP_OK;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, path, out, &n);
+    return st ? st : sp_rd_same_length(rd, path, n, ref_path, m->num_events);
+}
+
+static sp_status check_thread_ids(sp_rd *rd, const sp_model *m) {
+    for (size_t i = 0; m->thread_ids && i < m->num_events; i++)
+        if (m->thread_ids[i] < -1)
+            return sp_rd_damaged(
+                rd, "/events/thread_ids[%zu] is %" PRId64 " (a thread index, or -1 for unknown)", i,
+                m->thread_ids[i]);
+    return SP_OK;
+}
+
+sp_status sp_rd_events(sp_rd *rd, sp_model *m) {
+    if (m->layout == SP_LAYOUT_AGGREGATE) return SP_OK;
+    if (m->num_rows == 0 && sp_rd_kind_of(rd->file, "/events") == SP_RD_ABSENT) return SP_OK;
+    int deltas = m->schema >= 3;
+    const char *first = deltas ? "/events/start_deltas" : "/events/start_times";
+    const char *second = deltas ? "/events/durations" : "/events/end_times";
+    size_t n = 0, n2 = 0;
+    sp_status st = sp_rd_int64_column(rd, first, &m->starts, &n);
+    if (!st) st = sp_rd_int64_column(rd, second, &m->durations, &n2);
+    if (!st) st = sp_rd_same_length(rd, second, n2, first, n);
+    if (st) return st;
+    m->num_events = n;
+    st = optional_column(rd, m, "/events/thread_ids", first, &m->thread_ids);
+    if (!st) st = optional_column(rd, m, "/events/call_ids", first, &m->call_ids);
+    if (!st) st = optional_column(rd, m, "/events/parent_ids", first, &m->parent_ids);
+    return st ? st : check_thread_ids(rd, m);
+}
+
+static sp_status bad_call(sp_rd *rd, const sp_model *m, size_t row, uint64_t call,
+                          const char *problem, int64_t value) {
+    const sp_model_row *r = &m->rows[row];
+    return sp_rd_damaged(
+        rd, "call %" PRIu64 " of region \"%.200s\" on rank %" PRIu32 " %s (%" PRId64 " ns)", call,
+        m->region_names[r->region], r->rank, problem, value);
+}
+
+/* Schema 3: starts hold per-row deltas (FORMAT.md 2.1); sums stay in range. */
+static sp_status decode_deltas(sp_rd *rd, sp_model *m, size_t row) {
+    const sp_model_row *r = &m->rows[row];
+    int64_t *s = m->starts + r->offset;
+    int64_t start = 0;
+    for (uint64_t i = 0; i < r->count; i++) {
+        int64_t delta = s[i];
+        if (i > 0 && delta > 0 && start > INT64_MAX - delta)
+            return bad_call(rd, m, row, i, "starts past the int64 range, delta", delta);
+        start =
+            i == 0 ? delta : start + delta; /* start >= 0, so a negative delta cannot overflow */
+        if (start < 0) return bad_call(rd, m, row, i, "starts at a negative time", start);
+        s[i] = start;
+    }
+    return SP_OK;
+}
+
+/* Schemas 1 and 2: durations hold end times. */
+static sp_status decode_ends(sp_rd *rd, sp_model *m, size_t row) {
+    const sp_model_row *r = &m->rows[row];
+    for (uint64_t i = 0; i < r->count; i++) {
+        int64_t start = m->starts[r->offset + i];
+        int64_t end = m->durations[r->offset + i];
+        if (start < 0) return bad_call(rd, m, row, i, "starts at a negative time", start);
+        if (end < start) return bad_call(rd, m, row, i, "ends before it starts, end", end);
+        m->durations[r->offset + i] = end - start;
+    }
+    return SP_OK;
+}
+
+static sp_status check_durations(sp_rd *rd, const sp_model *m, size_t row) {
+    const sp_model_row *r = &m->rows[row];
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < r->count; i++) {
+        int64_t start = m->starts[r->offset + i];
+        int64_t d = m->durations[r->offset + i];
+        if (d < 0) return bad_call(rd, m, row, i, "has a negative duration", d);
+        if (d > INT64_MAX - start)
+            return bad_call(rd, m, row, i, "ends past the int64 range, duration", d);
+        total += (uint64_t)d;
+        if (total > INT64_MAX)
+            return bad_call(rd, m, row, i, "makes the row's total overflow int64, duration", d);
+    }
+    return SP_OK;
+}
+
+sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m) {
+    if (m->layout == SP_LAYOUT_AGGREGATE) return SP_OK;
+    for (size_t row = 0; row < m->num_rows; row++) {
+        sp_status st = m->schema >= 3 ? decode_deltas(rd, m, row) : decode_ends(rd, m, row);
+        if (!st) st = check_durations(rd, m, row);
+        if (st) return st;
+    }
+    return SP_OK;
+}

@@ -1,0 +1,111 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/read_internal.h"
+
+#define THREADS "/thread_table/"
+#define OFFSETS "/scope_profiler_c/clock_offsets/"
+
+/* Reads an integer column that must have `want` rows; absent optional
+ * columns leave *out NULL. */
+static sp_status column(sp_rd *rd, const char *path, const char *ref_path, size_t want,
+                        int required, int64_t **out) {
+    *out = NULL;
+    if (!required && sp_rd_kind_of(rd->file, path) == SP_RD_ABSENT) return SP_OK;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, path, out, &n);
+    return st ? st : sp_rd_same_length(rd, path, n, ref_path, want);
+}
+
+static sp_status check_ranks(sp_rd *rd, const char *path, const int64_t *ranks, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] < 0 || ranks[i] > UINT32_MAX)
+            return sp_rd_damaged(rd, "%s[%zu] is %" PRId64 ", not a rank", path, i, ranks[i]);
+    return SP_OK;
+}
+
+enum { T_INDEX, T_IDENT, T_NATIVE, T_DAEMON, T_START, T_END, T_CPU, T_COUNT };
+static const char *const thread_columns[T_COUNT] = {
+    THREADS "index",    THREADS "ident",  THREADS "native_id", THREADS "daemon",
+    THREADS "start_ns", THREADS "end_ns", THREADS "cpu_ns"};
+
+static int64_t value_or(const int64_t *col, size_t i, int64_t fallback) {
+    return col ? col[i] : fallback;
+}
+
+static sp_status fill_threads(sp_rd *rd, sp_model *m, const int64_t *ranks, int64_t **cols,
+                              char **names) {
+    for (size_t i = 0; i < m->num_threads; i++) {
+        sp_thread_info *t = &m->threads[i];
+        t->rank = (uint32_t)ranks[i];
+        t->index = value_or(cols[T_INDEX], i, -1);
+        t->ident = value_or(cols[T_IDENT], i, -1);
+        t->native_id = value_or(cols[T_NATIVE], i, -1);
+        t->daemon = value_or(cols[T_DAEMON], i, 0) != 0;
+        t->start_ns = value_or(cols[T_START], i, -1);
+        t->end_ns = value_or(cols[T_END], i, -1);
+        t->cpu_ns = value_or(cols[T_CPU], i, -1);
+        t->name = names ? names[i] : strdup("");
+        if (names) names[i] = NULL;
+        if (!t->name) return sp_rd_no_memory(rd);
+    }
+    return SP_OK;
+}
+
+static sp_status thread_names(sp_rd *rd, size_t want, char ***names) {
+    *names = NULL;
+    if (sp_rd_kind_of(rd->file, THREADS "name") == SP_RD_ABSENT) return SP_OK;
+    size_t n = 0;
+    sp_status st = sp_rd_string_column(rd, THREADS "name", names, &n);
+    if (!st) st = sp_rd_same_length(rd, THREADS "name", n, THREADS "ranks", want);
+    if (st) {
+        sp_rd_free_strings(*names, n);
+        *names = NULL;
+    }
+    return st;
+}
+
+sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m) {
+    if (sp_rd_kind_of(rd->file, "/thread_table") == SP_RD_ABSENT) return SP_OK;
+    int64_t *ranks = NULL, *cols[T_COUNT] = {0};
+    char **names = NULL;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, THREADS "ranks", &ranks, &n);
+    if (!st) st = check_ranks(rd, THREADS "ranks", ranks, n);
+    for (int c = 0; !st && c < T_COUNT; c++)
+        st = column(rd, thread_columns[c], THREADS "ranks", n, 0, &cols[c]);
+    if (!st) st = thread_names(rd, n, &names);
+    if (!st && !(m->threads = calloc(n ? n : 1, sizeof *m->threads))) st = sp_rd_no_memory(rd);
+    if (!st) {
+        m->num_threads = n;
+        st = fill_threads(rd, m, ranks, cols, names);
+    }
+    sp_rd_free_strings(names, n);
+    for (int c = 0; c < T_COUNT; c++)
+        free(cols[c]);
+    free(ranks);
+    return st;
+}
+
+sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m) {
+    if (sp_rd_kind_of(rd->file, "/scope_profiler_c/clock_offsets") == SP_RD_ABSENT) return SP_OK;
+    int64_t *ranks = NULL, *offsets = NULL, *uncertainties = NULL;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, OFFSETS "ranks", &ranks, &n);
+    if (!st) st = check_ranks(rd, OFFSETS "ranks", ranks, n);
+    if (!st) st = column(rd, OFFSETS "offset_ns", OFFSETS "ranks", n, 1, &offsets);
+    if (!st) st = column(rd, OFFSETS "uncertainty_ns", OFFSETS "ranks", n, 1, &uncertainties);
+    if (!st && !(m->clock_offsets = calloc(n ? n : 1, sizeof *m->clock_offsets)))
+        st = sp_rd_no_memory(rd);
+    for (size_t i = 0; !st && i < n; i++) {
+        m->clock_offsets[i].rank = (uint32_t)ranks[i];
+        m->clock_offsets[i].offset_ns = offsets[i];
+        m->clock_offsets[i].uncertainty_ns = uncertainties[i];
+    }
+    if (!st) m->num_clock_offsets = n;
+    free(ranks);
+    free(offsets);
+    free(uncertainties);
+    return st;
+}

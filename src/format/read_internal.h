@@ -1,0 +1,74 @@
+/*
+ * The reader's stages, shared between its files. Each fills one part of the
+ * model and returns SP_OK or an error with rd->err set; on error the caller
+ * clears the model, so a stage may leave it half filled.
+ */
+#ifndef SP_FORMAT_READ_INTERNAL_H
+#define SP_FORMAT_READ_INTERNAL_H
+
+#include "common/error.h"
+#include "format/h5_read.h"
+#include "model/model.h"
+
+#define SP_READ_NEWEST_SCHEMA 3
+
+/* /region_table/names into region_names (schemas 2 and 3). */
+sp_status sp_rd_region_table(sp_rd *rd, sp_model *m);
+
+/* /rank_region_index into rows (m->layout chooses event_* or aggregate_* columns). */
+sp_status sp_rd_index(sp_rd *rd, sp_model *m);
+
+/* Rows must name distinct (rank, region) pairs. */
+sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
+
+/* /events: schema 3 start_deltas + durations, schema 2 start_times + end_times,
+ * kept raw in starts/durations until sp_rd_decode_times; plus the optional
+ * thread_ids, call_ids, parent_ids. */
+sp_status sp_rd_events(sp_rd *rd, sp_model *m);
+
+/*
+ * Turns the raw columns into absolute starts and durations (schema 3: starts
+ * hold start deltas; schemas 1 and 2: durations hold end times) and checks
+ * that every call lies in [0, INT64_MAX] with a duration >= 0 and that no
+ * row's total overflows. Needs a checked index.
+ */
+sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m);
+
+/* /rank_region_index/summary_statistics when present and complete. */
+sp_status sp_rd_summary_statistics(sp_rd *rd, sp_model *m);
+
+/* Statistics for the rows that have none yet (from their events, or from
+ * the aggregate columns). */
+void sp_rd_fill_missing_stats(sp_model *m);
+
+/* Plausibility of every row's statistics (from the file or computed). */
+sp_status sp_rd_check_stats(sp_rd *rd, const sp_model *m);
+
+/* Optional tables: /thread_table and /scope_profiler_c/clock_offsets. */
+sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m);
+sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m);
+
+/* /metadata attributes, in creation order when tracked, else by name. */
+sp_status sp_rd_metadata(sp_rd *rd, sp_model *m);
+
+/* The whole legacy layout: rank<N>/regions/<name>/{start_times,end_times}. */
+sp_status sp_rd_schema1(sp_rd *rd, sp_model *m);
+
+/* Whether the root holds at least one rank<N> group (a schema-1 profile). */
+int sp_rd_has_rank_groups(hid_t file);
+
+/* A growing text buffer (read_text.c) for JSON tag lists and readable metadata. */
+typedef struct sp_text {
+    char *data;
+    size_t len, cap;
+    int failed; /* an allocation failed; data is unusable */
+} sp_text;
+
+void sp_text_append(sp_text *t, const char *s, size_t n);
+void sp_text_printf(sp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s as a JSON string literal (quotes, escapes; UTF-8 kept as is). */
+void sp_text_json_string(sp_text *t, const char *s);
+/* Takes the buffer (NULL after a failed allocation); t is reset. */
+char *sp_text_take(sp_text *t);
+
+#endif

@@ -1,0 +1,155 @@
+#include "format/reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "format/read_internal.h"
+
+/* Existence, readability and the HDF5 signature, each with its own status. */
+static sp_status check_file(const char *path, sp_error *err) {
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return sp_error_set(err, SP_ERR_NO_SUCH_FILE, "%s: no such file", path);
+        if (errno == EACCES)
+            return sp_error_set(err, SP_ERR_PERMISSION, "%s: permission denied", path);
+        return sp_error_set(err, SP_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    if (S_ISDIR(sb.st_mode))
+        return sp_error_set(err, SP_ERR_IO, "%s: is a directory, not a profile file", path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        if (errno == EACCES)
+            return sp_error_set(err, SP_ERR_PERMISSION, "%s: permission denied", path);
+        return sp_error_set(err, SP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    close(fd);
+#if H5_VERSION_GE(1, 12, 0)
+    htri_t is_hdf5 = H5Fis_accessible(path, H5P_DEFAULT);
+#else
+    htri_t is_hdf5 = H5Fis_hdf5(path);
+#endif
+    if (is_hdf5 <= 0) return sp_error_set(err, SP_ERR_NOT_HDF5, "%s: not an HDF5 file", path);
+    return SP_OK;
+}
+
+/* The root's scope_profiler_schema: 0 when absent. */
+static sp_status read_schema(sp_rd *rd, int64_t *schema) {
+    *schema = 0;
+    int rc = sp_rd_attr_int64(rd->file, "scope_profiler_schema", schema);
+    if (rc < 0)
+        return sp_error_set(rd->err, SP_ERR_BAD_DATASET,
+                            "%s: the root attribute scope_profiler_schema is not an integer",
+                            rd->path);
+    if (rc == 1 && *schema > SP_READ_NEWEST_SCHEMA)
+        return sp_error_set(rd->err, SP_ERR_SCHEMA_TOO_NEW,
+                            "%s: written with profile schema %" PRId64
+                            "; this version reads schemas up to %d (upgrade scope-profiler)",
+                            rd->path, *schema, SP_READ_NEWEST_SCHEMA);
+    if (rc == 1 && *schema < 1)
+        return sp_rd_damaged(rd, "scope_profiler_schema is %" PRId64 ", not a schema number",
+                             *schema);
+    return SP_OK;
+}
+
+static sp_status read_layout(sp_rd *rd, sp_layout *layout) {
+    *layout = SP_LAYOUT_COLUMNAR;
+    if (H5Aexists(rd->file, "storage_layout") <= 0) return SP_OK;
+    hid_t attr = H5Aopen(rd->file, "storage_layout", H5P_DEFAULT);
+    char *value = attr >= 0 ? sp_rd_attr_string(attr) : NULL;
+    if (attr >= 0) H5Aclose(attr);
+    sp_status st = SP_OK;
+    if (!value)
+        st = sp_error_set(rd->err, SP_ERR_BAD_DATASET,
+                          "%s: the root attribute storage_layout is not a string", rd->path);
+    else if (strcmp(value, "aggregate") == 0)
+        *layout = SP_LAYOUT_AGGREGATE;
+    else if (strcmp(value, "columnar") != 0)
+        st = sp_error_set(rd->err, SP_ERR_SCHEMA_TOO_NEW,
+                          "%s: unknown storage_layout \"%.100s\"; this version reads "
+                          "\"columnar\" and \"aggregate\" (upgrade scope-profiler)",
+                          rd->path, value);
+    free(value);
+    return st;
+}
+
+/* A file without the schema attribute: what its groups say it is, or 0. */
+static int64_t guess_schema(sp_rd *rd, int has_index) {
+    if (has_index) return sp_rd_kind_of(rd->file, "/events/start_times") != SP_RD_ABSENT ? 2 : 3;
+    return sp_rd_has_rank_groups(rd->file) ? 1 : 0;
+}
+
+/* Checks shared by all schemas once rows and raw events are loaded. */
+static sp_status finish_events(sp_rd *rd, sp_model *m) {
+    sp_status st = sp_model_check_index(m, rd->path, rd->err);
+    if (!st) st = sp_rd_check_unique_rows(rd, m);
+    if (!st) st = sp_rd_decode_times(rd, m);
+    return st;
+}
+
+static sp_status read_indexed(sp_rd *rd, sp_model *m) {
+    sp_status st = read_layout(rd, &m->layout);
+    if (!st) st = sp_rd_region_table(rd, m);
+    if (!st) st = sp_rd_index(rd, m);
+    if (!st) st = sp_rd_events(rd, m);
+    if (!st) st = finish_events(rd, m);
+    if (!st) st = sp_rd_summary_statistics(rd, m);
+    if (!st) sp_rd_fill_missing_stats(m);
+    if (!st) st = sp_rd_check_stats(rd, m);
+    if (!st) st = sp_rd_thread_table(rd, m);
+    if (!st) st = sp_rd_clock_offsets(rd, m);
+    return st;
+}
+
+static sp_status read_legacy(sp_rd *rd, sp_model *m) {
+    sp_status st = sp_rd_schema1(rd, m);
+    if (!st) st = finish_events(rd, m);
+    if (!st) sp_rd_fill_missing_stats(m);
+    return st;
+}
+
+static sp_status read_profile(sp_rd *rd, sp_model *m) {
+    int64_t schema = 0;
+    sp_status st = read_schema(rd, &schema);
+    if (st) return st;
+    int has_index = sp_rd_kind_of(rd->file, "/rank_region_index") == SP_RD_GROUP;
+    if (schema == 0 && !(schema = guess_schema(rd, has_index)))
+        return sp_error_set(rd->err, SP_ERR_NOT_A_PROFILE,
+                            "%s: no /rank_region_index or rank<N> groups: not a scope-profiler "
+                            "profile",
+                            rd->path);
+    m->schema = schema;
+    if (schema >= 2 && !has_index) return sp_rd_damaged(rd, "/rank_region_index is missing");
+    st = schema >= 2 ? read_indexed(rd, m) : read_legacy(rd, m);
+    return st ? st : sp_rd_metadata(rd, m);
+}
+
+sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
+    memset(out, 0, sizeof *out);
+    sp_error_clear(err);
+    if (!path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_read: the path is NULL");
+    H5E_auto2_t saved_handler;
+    void *saved_data;
+    H5Eget_auto2(H5E_DEFAULT, &saved_handler, &saved_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* failures become statuses, not stack dumps */
+    sp_status st = check_file(path, err);
+    hid_t file = st ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (!st && file < 0)
+        st =
+            sp_error_set(err, SP_ERR_DAMAGED,
+                         "%s: damaged profile: HDF5 cannot open it (truncated or corrupted)", path);
+    if (!st) {
+        sp_rd rd = {file, path, err};
+        st = read_profile(&rd, out);
+    }
+    if (file >= 0) H5Fclose(file);
+    H5Eset_auto2(H5E_DEFAULT, saved_handler, saved_data);
+    if (st) sp_model_clear(out);
+    return st;
+}

@@ -1,0 +1,43 @@
+/*
+ * The profile reader: FORMAT.md schemas 3 (columnar and aggregate), 2 and 1
+ * into the columnar model, every time decoded to absolute int64 ns.
+ *
+ * It trusts nothing in the file: shapes, types and extents are checked
+ * before anything is allocated, the index is checked against the columns
+ * (sp_model_check_index plus equal column lengths and distinct rows), and
+ * every call must lie in [0, INT64_MAX] with a duration >= 0, so that later
+ * arithmetic on the model cannot overflow a row.
+ *
+ * Statuses (messages are one line starting with the path):
+ *   SP_ERR_NO_SUCH_FILE   the path does not exist
+ *   SP_ERR_PERMISSION     it exists but cannot be read
+ *   SP_ERR_IO             other trouble reaching it (e.g. a directory)
+ *   SP_ERR_NOT_HDF5       not an HDF5 file
+ *   SP_ERR_NOT_A_PROFILE  HDF5, but neither /rank_region_index nor rank<N> groups
+ *   SP_ERR_SCHEMA_TOO_NEW scope_profiler_schema above 3, or an unknown storage_layout
+ *   SP_ERR_BAD_DATASET    a dataset of the wrong class or rank (a float or string
+ *                         where integers belong, a 2-D column, a group for a dataset)
+ *   SP_ERR_DAMAGED        HDF5 cannot open or read it, a required dataset is
+ *                         missing, or index and columns disagree
+ *   SP_ERR_OUT_OF_MEMORY
+ *
+ * Defaults for what older or smaller files leave out: source_lines and
+ * exclusive_totals -1, source_files/source_texts "", tags and event_metadata
+ * "[]". Statistics come from summary_statistics when it has every field
+ * (matched by name, any integer or float width), else from the events; rows
+ * of the aggregate layout without it get count/total/minimum/maximum from the
+ * aggregate_* columns, mean = total / count and m2 = NaN (unknown).
+ */
+#ifndef SP_FORMAT_READER_H
+#define SP_FORMAT_READER_H
+
+#include "model/model.h"
+
+/*
+ * Reads the profile at path into *out (overwritten; free with sp_model_clear).
+ * out->path is left NULL. On failure *out is empty and err says why.
+ * HDF5's automatic error printing is off while it runs.
+ */
+sp_status sp_read_model(const char *path, sp_model *out, sp_error *err);
+
+#endif
