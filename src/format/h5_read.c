@@ -134,6 +134,7 @@ sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n) {
     sp_status st = check_one_dimensional(rd, d, path, n);
     if (st) {
         H5Dclose(d);
+        *n = 0;
         return st;
     }
     *ds = d;
@@ -193,6 +194,7 @@ sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t 
     if (st) return st;
     st = read_int64(rd, ds, path, *n, out);
     H5Dclose(ds);
+    if (st) *n = 0; /* callers keep (pointer, count) pairs consistent */
     return st;
 }
 
@@ -304,6 +306,7 @@ sp_status sp_rd_string_column(sp_rd *rd, const char *path, char ***out, size_t *
     if (st) return st;
     st = read_string_column(rd, ds, path, *n, out);
     H5Dclose(ds);
+    if (st) *n = 0;
     return st;
 }
 
