@@ -11,6 +11,10 @@
 
 int sp_clock_uses_tsc;
 
+__attribute__((noinline)) uint64_t sp_clock_monotonic_ticks(void) {
+    return (uint64_t)sp_clock_monotonic_ns();
+}
+
 /* One (ticks, ns) pair of the linear map. */
 typedef struct calibration_point {
     uint64_t ticks;

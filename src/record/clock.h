@@ -28,12 +28,15 @@ static inline int64_t sp_clock_monotonic_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* clock_gettime as ticks, out of line so the TSC path needs no stack frame. */
+uint64_t sp_clock_monotonic_ticks(void);
+
 /* Raw ticks for the hot path. */
 static inline uint64_t sp_clock_ticks(void) {
 #if SP_HAVE_TSC
     if (__builtin_expect(sp_clock_uses_tsc, 1)) return __rdtsc();
 #endif
-    return (uint64_t)sp_clock_monotonic_ns();
+    return sp_clock_monotonic_ticks();
 }
 
 /*

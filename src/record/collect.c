@@ -9,20 +9,13 @@
 #include "record/registry.h"
 #include "record/thread_state.h"
 
-/* The used slots of one chunk of a row. */
-static size_t chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
-    const sp_row_chunks *row = &t->rows[region];
-    if (c + 1 < row->num_chunks) return row->chunk_capacity[c];
-    return (size_t)(t->cursors[region].next - row->chunk[c]);
-}
-
 static uint64_t completed_calls(const sp_thread *t, sp_region_t region) {
     if (region >= t->num_cursors) return 0;
     uint64_t n = 0;
     const sp_row_chunks *row = &t->rows[region];
     for (uint32_t c = 0; c < row->num_chunks; c++) {
         const sp_event_slot *slot = row->chunk[c];
-        size_t used = chunk_used(t, region, c);
+        size_t used = sp_row_chunk_used(t, region, c);
         for (size_t i = 0; i < used; i++) n += slot[i].end != 0;
     }
     return n;
@@ -47,7 +40,7 @@ static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pendi
     sp_row_chunks *row = &t->rows[region];
     for (uint32_t c = 0; c < row->num_chunks; c++) {
         const sp_event_slot *slot = row->chunk[c];
-        size_t used = chunk_used(t, region, c);
+        size_t used = sp_row_chunk_used(t, region, c);
         for (size_t i = 0; i < used; i++) {
             if (!slot[i].end) continue;
             calls[n].start = slot[i].start;
@@ -67,7 +60,7 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t,
     sp_row_chunks *row = &t->rows[region];
     for (uint32_t c = 0; c < row->num_chunks; c++) {
         const sp_event_slot *slot = row->chunk[c];
-        size_t used = chunk_used(t, region, c);
+        size_t used = sp_row_chunk_used(t, region, c);
         for (size_t i = 0; i < used; i++) {
             if (!slot[i].end) continue;
             int64_t start = sp_clock_to_ns(slot[i].start);
@@ -77,10 +70,9 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t,
             if (m->thread_ids) m->thread_ids[offset + n] = thread;
             n++;
         }
-        if (c + 1 < row->num_chunks) { /* the last chunk still anchors the cursor */
+        if (c != row->current) { /* the current chunk still anchors the cursor */
             free(row->chunk[c]);
             row->chunk[c] = NULL;
-            row->chunk_capacity[c] = 0;
         }
     }
     return n;

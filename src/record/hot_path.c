@@ -52,6 +52,12 @@ static __attribute__((noinline)) void begin_slow(sp_region_t region) {
     slot->start = sp_clock_ticks();
 }
 
+/* The start time when the clock is not the TSC: out of line, so that the TSC
+ * path below keeps everything in scratch registers (no stack frame). */
+static __attribute__((noinline)) void stamp_start_monotonic(sp_event_slot *slot) {
+    slot->start = sp_clock_monotonic_ticks();
+}
+
 void sp_internal_begin_(sp_region_t region) {
     sp_thread *t = sp_current_thread;
     if (LIKELY(t != NULL && region < t->num_cursors)) {
@@ -62,7 +68,13 @@ void sp_internal_begin_(sp_region_t region) {
             frame->slot = slot;
             frame->region = region;
             slot->end = 0;
-            slot->start = sp_clock_ticks();
+#if SP_HAVE_TSC
+            if (LIKELY(sp_clock_uses_tsc)) {
+                slot->start = __rdtsc();
+                return;
+            }
+#endif
+            stamp_start_monotonic(slot);
             return;
         }
     }
@@ -89,8 +101,8 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
     sp_mismatch_out_of_order(region, innermost, dropped, file, line);
 }
 
-void sp_internal_end_(sp_region_t region, const char *file, int line) {
-    uint64_t now = sp_clock_ticks();
+static inline __attribute__((always_inline)) void end_at(sp_region_t region, const char *file,
+                                                          int line, uint64_t now) {
     sp_thread *t = sp_current_thread;
     if (LIKELY(t != NULL && t->depth > 0)) {
         sp_frame *frame = &t->stack[t->depth - 1];
@@ -101,6 +113,22 @@ void sp_internal_end_(sp_region_t region, const char *file, int line) {
         }
     }
     end_slow(region, file, line, now);
+}
+
+static __attribute__((noinline)) void end_monotonic(sp_region_t region, const char *file,
+                                                    int line) {
+    end_at(region, file, line, sp_clock_monotonic_ticks());
+}
+
+void sp_internal_end_(sp_region_t region, const char *file, int line) {
+    /* The clock_gettime variant lives out of line, so that this one needs no stack frame. */
+#if SP_HAVE_TSC
+    if (LIKELY(sp_clock_uses_tsc)) {
+        end_at(region, file, line, __rdtsc());
+        return;
+    }
+#endif
+    end_monotonic(region, file, line);
 }
 
 /* --- by name ---------------------------------------------------------------- */
@@ -182,6 +210,14 @@ sp_region_t sp_region_at(const char *name, const char *file, int line) {
 }
 
 const char *sp_region_name(sp_region_t region) { return sp_registry_name(region); }
+
+sp_status sp_reserve(sp_region_t region, uint64_t calls) {
+    if (!__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED)) return SP_ERR_NOT_ACTIVE;
+    if (region == SP_REGION_NONE || region > sp_registry_count()) return SP_ERR_INVALID_ARGUMENT;
+    sp_thread *t = sp_current_thread;
+    if (!t && !(t = sp_thread_attach())) return SP_ERR_OUT_OF_MEMORY;
+    return sp_thread_reserve(t, region, calls) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+}
 
 sp_region_t sp_internal_site_(sp_region_t *slot, const char *name, const char *file, int line) {
     sp_region_t region = sp_registry_intern(name, file, line);

@@ -12,9 +12,11 @@
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
 
 /* Chunks start small (a region called a few times costs little) and double
- * up to 1 MiB, so the bookkeeping per call stays far below a byte. */
+ * up to 1 MiB, so the bookkeeping per call stays far below a byte. The
+ * largest chunk leaves 64 bytes of its 1 MiB for malloc's header, so that
+ * the mapping is exactly 256 pages instead of 257. */
 #define FIRST_CHUNK_SLOTS 64u
-#define MAX_CHUNK_SLOTS   65536u
+#define MAX_CHUNK_SLOTS   (65536u - 4u)
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static sp_thread *list_head;
@@ -78,7 +80,8 @@ static int grow_cursors(sp_thread *t, uint32_t needed) {
     return 1;
 }
 
-static int add_chunk(sp_row_chunks *row, sp_row_cursor *cursor) {
+/* Appends an empty chunk (twice the previous one, up to 1 MiB) to the row. */
+static int append_chunk(sp_row_chunks *row, int touch) {
     if (row->num_chunks == row->max_chunks) {
         uint32_t max = row->max_chunks ? row->max_chunks * 2 : 4;
         sp_event_slot **chunk = realloc(row->chunk, max * sizeof *chunk);
@@ -95,12 +98,28 @@ static int add_chunk(sp_row_chunks *row, sp_row_cursor *cursor) {
     if (slots > MAX_CHUNK_SLOTS) slots = MAX_CHUNK_SLOTS;
     sp_event_slot *chunk = malloc((size_t)slots * sizeof *chunk);
     if (!chunk) return 0;
+    if (touch) memset(chunk, 0, (size_t)slots * sizeof *chunk);
     row->chunk[row->num_chunks] = chunk;
     row->chunk_capacity[row->num_chunks] = slots;
     row->num_chunks++;
-    cursor->next = chunk;
-    cursor->limit = chunk + slots;
     return 1;
+}
+
+/* Moves the cursor to the next chunk, reserved or new. */
+static int next_chunk(sp_row_chunks *row, sp_row_cursor *cursor) {
+    uint32_t next = row->num_chunks ? row->current + 1 : 0;
+    if (next == row->num_chunks && !append_chunk(row, 0)) return 0;
+    row->current = next;
+    cursor->next = row->chunk[next];
+    cursor->limit = row->chunk[next] + row->chunk_capacity[next];
+    return 1;
+}
+
+size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
+    const sp_row_chunks *row = &t->rows[region];
+    if (c < row->current) return row->chunk_capacity[c];
+    if (c > row->current || !row->chunk[c]) return 0;
+    return (size_t)(t->cursors[region].next - row->chunk[c]);
 }
 
 /* The thread's first call in this session: number it in order of arrival. */
@@ -116,7 +135,22 @@ int sp_thread_make_room(sp_thread *t, sp_region_t region) {
     if (!t->first_ns) join_session(t);
     if (region >= t->num_cursors && !grow_cursors(t, region + 1)) return 0;
     sp_row_cursor *cursor = &t->cursors[region];
-    if (cursor->next == cursor->limit && !add_chunk(&t->rows[region], cursor)) return 0;
+    if (cursor->next == cursor->limit && !next_chunk(&t->rows[region], cursor)) return 0;
+    return 1;
+}
+
+int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
+    if (!sp_thread_make_room(t, region)) return 0;
+    sp_row_chunks *row = &t->rows[region];
+    sp_row_cursor *cursor = &t->cursors[region];
+    /* touch what is left of the current chunk, then add touched chunks */
+    memset(cursor->next, 0, (size_t)(cursor->limit - cursor->next) * sizeof *cursor->next);
+    uint64_t room = (uint64_t)(cursor->limit - cursor->next);
+    for (uint32_t c = row->current + 1; c < row->num_chunks; c++) room += row->chunk_capacity[c];
+    while (room < calls) {
+        if (!append_chunk(row, 1)) return 0;
+        room += row->chunk_capacity[row->num_chunks - 1];
+    }
     return 1;
 }
 

@@ -26,12 +26,14 @@ typedef struct sp_row_cursor {
     sp_event_slot *limit;
 } sp_row_cursor;
 
-/* The chunks of one region's calls on one thread, oldest first. */
+/* The chunks of one region's calls on one thread, oldest first. The cursor
+ * points into chunk[current]; chunks after it were reserved and are empty. */
 typedef struct sp_row_chunks {
     sp_event_slot **chunk;
     uint32_t *chunk_capacity;
     uint32_t num_chunks;
     uint32_t max_chunks;
+    uint32_t current;
 } sp_row_chunks;
 
 typedef struct sp_frame {
@@ -79,6 +81,13 @@ sp_thread *sp_thread_attach(void);
 /* Makes the thread ready to record `region`: cursors long enough, a chunk with room.
  * Returns 0 if out of memory (the call is then not recorded). */
 int sp_thread_make_room(sp_thread *t, sp_region_t region);
+
+/* Allocates and touches room for `calls` more calls of region, so that
+ * recording them neither allocates nor page-faults; 0 if out of memory. */
+int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls);
+
+/* Slots in use in chunk c of a region's row (full, partly used, or reserved). */
+size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c);
 
 /* Grows the open-call stack by one frame at least; 0 if out of memory. */
 int sp_thread_grow_stack(sp_thread *t);
