@@ -24,6 +24,8 @@
  * its duration minus its direct children's; imbalance is
  * (max over ranks of the per-rank total / mean of those totals - 1) * 100
  * over ranks with a nonzero total (0 with fewer than two such ranks).
+ * Every value follows the Python package 0.7.3 to the bit where it can
+ * (numpy's summation order and percentile formula included).
  *
  * Objects returned as `const` pointers belong to their sp_results and live
  * until sp_results_free(). Nothing here is thread-safe for one sp_results
@@ -64,10 +66,11 @@ SP_API sp_results *sp_read(const char *path, sp_error *err);
 /** Frees the results and everything handed out from them. NULL is ignored. */
 SP_API void sp_results_free(sp_results *results);
 
-/** The path the results were read from (or written to). */
+/** The path the results were read from (or written to), as given. */
 SP_API const char *sp_results_path(const sp_results *results);
 
-/** The run's label (metadata "label" when set and non-empty), or NULL. */
+/** The run's label: str(metadata["label"]) when that value is set and truthy
+ *  (non-empty text or list, nonzero number), else NULL. */
 SP_API const char *sp_results_label(const sp_results *results);
 
 /** The label, or the file name's stem when there is none ("run_a" for "/x/run_a.h5"). */
@@ -103,28 +106,39 @@ SP_API const sp_mpi_region *sp_results_region_at(const sp_results *results, size
 /**
  * Region by name (results["solve"]). On a miss returns NULL with
  * SP_ERR_NO_SUCH_REGION and the message "No region named 'sovle' in
- * profiling_data.h5. Available regions: ['assemble', ...]", followed by
- * " Did you mean 'solve'?" when a name is close.
+ * profiling_data.h5. Available regions: ['assemble', ...]" (names quoted as
+ * Python's repr() quotes them; the path as pathlib prints it; a list too long
+ * for sp_error is cut short with "..."), followed by " Did you mean 'solve'?"
+ * when a name is within an edit distance of max(1, length / 3) (the closest,
+ * the first in file order on ties).
  */
 SP_API const sp_mpi_region *sp_results_get(const sp_results *results, const char *name,
                                            sp_error *err);
 
 /* --- Ranks and time ------------------------------------------------------ */
 
-/** Number of distinct ranks with data (num_ranks). */
+/**
+ * The run's rank count (Python's num_ranks): for schemas 2 and 3 the larger of
+ * metadata mpi_size and the highest rank with data + 1; for schema 1 the
+ * number of ranks with data; 0 when the file holds no rows.
+ */
 SP_API size_t sp_results_num_ranks(const sp_results *results);
 
-/** The index-th rank number in ascending order. */
+/** Number of distinct ranks that hold data (at most sp_results_num_ranks()). */
+SP_API size_t sp_results_num_data_ranks(const sp_results *results);
+
+/** The index-th rank with data, ascending (index < sp_results_num_data_ranks());
+ *  UINT32_MAX when out of range. */
 SP_API uint32_t sp_results_rank(const sp_results *results, size_t index);
 
-/** Times in seconds (the _ns variants in int64 ns), on rank 0's clock:
- *  time_origin: metadata start_time_ns when present, else the earliest start;
- *  minimum_start_time / maximum_end_time: over all calls;
- *  time_span: maximum_end_time - minimum_start_time;
- *  run_start_time: start_time_ns when present, else minimum_start_time;
- *  startup_time: minimum_start_time - run_start_time;
- *  total_time: finalize_time_ns - start_time_ns when both are present,
- *  else time_span. */
+/** Times in seconds (the _ns variants in int64 ns), on the file's clock:
+ *  run_start_time / finalize_time: metadata start_time_ns / finalize_time_ns
+ *  divided by 1e9, NaN when absent or not a number (Python: None);
+ *  minimum_start_time / maximum_end_time: over all calls (0 without calls);
+ *  time_span: maximum_end_time - minimum_start_time (0 without calls);
+ *  time_origin: run_start_time when known, else minimum_start_time;
+ *  startup_time: minimum_start_time - time_origin;
+ *  total_time: finalize_time - run_start_time, NaN unless both are known. */
 SP_API double sp_results_time_origin(const sp_results *results);
 SP_API int64_t sp_results_time_origin_ns(const sp_results *results);
 SP_API double sp_results_minimum_start_time(const sp_results *results);
@@ -133,6 +147,7 @@ SP_API double sp_results_maximum_end_time(const sp_results *results);
 SP_API int64_t sp_results_maximum_end_time_ns(const sp_results *results);
 SP_API double sp_results_time_span(const sp_results *results);
 SP_API double sp_results_run_start_time(const sp_results *results);
+SP_API double sp_results_finalize_time(const sp_results *results);
 SP_API double sp_results_startup_time(const sp_results *results);
 SP_API double sp_results_total_time(const sp_results *results);
 
@@ -169,7 +184,7 @@ SP_API int sp_results_metadata_find(const sp_results *results, const char *key,
 
 /* --- MPIRegion: one region over all ranks -------------------------------- */
 
-/** The fields of get_summary(), durations in seconds. */
+/** The fields of get_summary(), durations in seconds (all 0 without calls). */
 typedef struct sp_summary {
     uint64_t num_calls;
     double total_duration;
@@ -189,7 +204,13 @@ SP_API const char *sp_mpi_region_name(const sp_mpi_region *region);
 SP_API size_t sp_mpi_region_num_ranks(const sp_mpi_region *region);
 SP_API uint32_t sp_mpi_region_rank_id(const sp_mpi_region *region, size_t index);
 
-/** Statistics pooled over all calls of all ranks. */
+/**
+ * Statistics pooled over all calls of all ranks (python_semantics.md §3.2):
+ * total is the sum of the per-rank totals; average, std and the percentiles
+ * work on the pooled per-call seconds with numpy's arithmetic; first/last come
+ * from the rank with the earliest first start / the latest end. Values that
+ * cannot be computed (out of memory) are NaN.
+ */
 SP_API uint64_t sp_mpi_region_num_calls(const sp_mpi_region *region);
 SP_API double sp_mpi_region_total_duration(const sp_mpi_region *region);
 SP_API int64_t sp_mpi_region_total_duration_ns(const sp_mpi_region *region);
@@ -202,16 +223,25 @@ SP_API double sp_mpi_region_std_duration(const sp_mpi_region *region);
 SP_API double sp_mpi_region_first_duration(const sp_mpi_region *region);
 SP_API double sp_mpi_region_last_duration(const sp_mpi_region *region);
 SP_API double sp_mpi_region_inclusive_duration(const sp_mpi_region *region);
+/** Earliest start and latest end over the ranks, seconds on the file's clock (0 without calls). */
+SP_API double sp_mpi_region_first_start_time(const sp_mpi_region *region);
+SP_API double sp_mpi_region_last_end_time(const sp_mpi_region *region);
 
-/** Exclusive time (needs the call tree). NaN with err set if unavailable. */
+/**
+ * Exclusive time: the sum over ranks of the stored exclusive totals when every
+ * (region, rank) row of the file has one, else rebuilt from the call trees of
+ * all ranks (SP_ERR_NESTING when calls overlap without nesting). NaN with err
+ * set on failure; SP_ERR_UNAVAILABLE for an aggregate file without stored totals.
+ */
 SP_API double sp_mpi_region_exclusive_duration(const sp_mpi_region *region, sp_error *err);
 
-/** The q-th percentile (0 <= q <= 100) of the durations, seconds. NaN with err on error. */
+/** The q-th percentile (0 <= q <= 100) of the pooled durations, seconds; 0 without
+ *  calls. NaN with err on error (SP_ERR_UNAVAILABLE for aggregate-layout files). */
 SP_API double sp_mpi_region_percentile(const sp_mpi_region *region, double q, sp_error *err);
 
-/** max/mean of the per-rank totals (1.0 when balanced or fewer than two ranks; see top). */
+/** max/mean of the nonzero per-rank totals; 0.0 with fewer than two such ranks. */
 SP_API double sp_mpi_region_imbalance(const sp_mpi_region *region);
-/** (imbalance - 1) * 100. */
+/** (imbalance - 1) * 100, or 0.0 when the ratio is 0.0. */
 SP_API double sp_mpi_region_imbalance_pct(const sp_mpi_region *region);
 
 /** Per-rank values, out[i] for sp_mpi_region_rank_id(region, i); out holds num_ranks. */
@@ -221,43 +251,80 @@ SP_API void sp_mpi_region_average_durations(const sp_mpi_region *region, double 
 SP_API void sp_mpi_region_min_durations(const sp_mpi_region *region, double *out);
 SP_API void sp_mpi_region_max_durations(const sp_mpi_region *region, double *out);
 
-/** get_summary(): pooled values. Returns SP_OK or the call tree's error. */
+/** get_summary(): pooled values. Returns SP_OK or the call tree's error (the
+ *  other fields are filled even then; exclusive_duration is NaN). */
 SP_API sp_status sp_mpi_region_get_summary(const sp_mpi_region *region, sp_summary *out,
                                            sp_error *err);
 
+/** repr(mpi_region) into buf like snprintf, e.g. "<MPIRegion 'solve': 5 calls on
+ *  1 rank(s), total 0.0153008 s, avg 0.00306016 s>". */
+SP_API int sp_mpi_region_describe(const sp_mpi_region *region, char *buf, size_t size);
+
 /**
  * The region on one rank (mpi_region[rank]). On a rank without data returns
- * NULL with SP_ERR_NO_SUCH_RANK and a message listing the ranks that have data.
+ * NULL with SP_ERR_NO_SUCH_RANK and the message "Region 'solve' has no data
+ * for rank 3. Available ranks: [0, 1, 2]".
  */
 SP_API const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *region, uint32_t rank,
                                                 sp_error *err);
 
 /* --- Region: one region on one rank -------------------------------------- */
+/* Values from this rank's int64 ns calls (python_semantics.md §3.1): total is
+ * the exact integer sum / 1e9, average (sum / n) / 1e9, std and percentiles
+ * computed in ns and divided by 1e9; all 0 without calls. */
 
 SP_API uint32_t sp_rank_region_rank(const sp_rank_region *region);
 SP_API const char *sp_rank_region_name(const sp_rank_region *region);
 SP_API uint64_t sp_rank_region_num_calls(const sp_rank_region *region);
 
-/** Per-call int64 ns, in start order, num_calls long (NULL without events). */
+/** Per-call int64 ns, in recorded (start) order, num_calls long; absolute
+ *  times on the file's clock. NULL for aggregate-layout files. */
 SP_API const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *region);
 SP_API const int64_t *sp_rank_region_durations_ns(const sp_rank_region *region);
 
-/** Per-call values in seconds into out (num_calls long); end = start + duration. */
-SP_API void sp_rank_region_durations(const sp_rank_region *region, double *out);
-SP_API void sp_rank_region_start_times(const sp_rank_region *region, double *out);
-SP_API void sp_rank_region_end_times(const sp_rank_region *region, double *out);
+/** Per-call values in seconds into out (num_calls long); end = start + duration.
+ *  SP_ERR_UNAVAILABLE (out untouched) for aggregate-layout files. */
+SP_API sp_status sp_rank_region_durations(const sp_rank_region *region, double *out);
+SP_API sp_status sp_rank_region_start_times(const sp_rank_region *region, double *out);
+SP_API sp_status sp_rank_region_end_times(const sp_rank_region *region, double *out);
 
-/** get_summary() of this rank's calls. */
+SP_API double sp_rank_region_total_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_average_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_min_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_max_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_first_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_last_duration(const sp_rank_region *region);
+SP_API double sp_rank_region_std_duration(const sp_rank_region *region);
+/** Earliest start / latest end of this rank's calls, seconds (0 without calls). */
+SP_API double sp_rank_region_first_start_time(const sp_rank_region *region);
+SP_API double sp_rank_region_last_end_time(const sp_rank_region *region);
+
+/** Exclusive time (see sp_mpi_region_exclusive_duration); NaN with err on failure. */
+SP_API double sp_rank_region_exclusive_duration(const sp_rank_region *region, sp_error *err);
+
+/** Percentiles (each 0 <= qs[i] <= 100) of this rank's durations into out[i],
+ *  seconds. SP_ERR_UNAVAILABLE for aggregate-layout files. */
+SP_API sp_status sp_rank_region_percentiles(const sp_rank_region *region, const double *qs,
+                                            size_t num_qs, double *out, sp_error *err);
+/** One percentile; NaN with err on error. */
+SP_API double sp_rank_region_percentile(const sp_rank_region *region, double q, sp_error *err);
+
+/** get_summary() of this rank's calls. Returns SP_OK or the exclusive time's
+ *  error (the other fields are filled even then; exclusive_duration is NaN). */
 SP_API sp_status sp_rank_region_get_summary(const sp_rank_region *region, sp_summary *out,
                                             sp_error *err);
 
 /* --- Filters and summary rows -------------------------------------------- */
 
 /**
- * Region selection. include/exclude are PCRE2 regular expressions anchored
- * at the start of the name (like Python's re.match); a region is kept when
- * it matches any include pattern (or there are none) and no exclude
- * pattern. ranks restricts the calls used to those ranks (NULL = all).
+ * Region selection. include/exclude are PCRE2 regular expressions (UTF-8,
+ * Unicode classes) anchored at the start of the name like Python's re.match
+ * ("s" keeps "setup" and "solve"); a region is kept when it matches any
+ * include pattern (or there are none) and no exclude pattern. A pattern that
+ * does not compile fails with SP_ERR_BAD_PATTERN, naming the pattern, the
+ * position and the reason. ranks restricts the calls used to those ranks
+ * (NULL or num_ranks 0 = all; a repeated rank counts once). An all-zero
+ * sp_filter (or a NULL pointer) selects everything.
  */
 typedef struct sp_filter {
     const char *const *include;
@@ -268,7 +335,12 @@ typedef struct sp_filter {
     size_t num_ranks;
 } sp_filter;
 
-/** One summary() row (or one per-rank row, where rank is set). */
+/**
+ * One summary() row (or one per-rank row, where rank is set). Pooled rows
+ * follow sp_mpi_region_get_summary() over the selected ranks; per-rank rows
+ * sp_rank_region_get_summary() plus that rank's percentiles, with num_ranks 1
+ * and rank_imbalance 0. The strings belong to the results.
+ */
 typedef struct sp_summary_row {
     const char *name;
     int64_t rank; /* -1 in pooled rows */
@@ -288,7 +360,8 @@ typedef struct sp_summary_row {
     double p99_duration;
     double rank_imbalance;     /* max/mean */
     double rank_imbalance_pct; /* = imbalance */
-    const char *tags;          /* JSON list, e.g. "[]" */
+    const char *tags;          /* JSON list of the lowest selected rank, e.g. "[]" */
+    int has_percentiles;       /* 0 in aggregate-layout files: p50/p95/p99 are NaN (None) */
 } sp_summary_row;
 
 typedef struct sp_summary_rows {
@@ -298,8 +371,11 @@ typedef struct sp_summary_rows {
 
 /**
  * summary(): one row per selected region, ordered by first start. With
- * per_rank nonzero, one row per (region, rank) instead (to_dataframe(per_rank=True)).
- * NULL on error (bad pattern, nesting error, out of memory).
+ * per_rank nonzero, one row per (region, rank) instead, ranks ascending
+ * (to_dataframe(per_rank=True)). NULL on error (bad pattern, nesting error
+ * while rebuilding exclusive times, out of memory). A 10-million-call profile
+ * takes well under a second; the percentiles need a scratch copy of the
+ * largest region's durations (8 bytes per call) for the duration of the call.
  */
 SP_API sp_summary_rows *sp_results_summary(const sp_results *results, const sp_filter *filter,
                                            int per_rank, sp_error *err);
@@ -337,11 +413,14 @@ SP_API sp_status sp_write_summary_json(const sp_results *results, FILE *out,
 
 /* --- Events -------------------------------------------------------------- */
 
-/** One call. Times in seconds relative to time_origin unless absolute was asked. */
+/** One call. Times in seconds relative to time_origin unless absolute was asked:
+ *  start = start_ns / 1e9 - origin, end likewise, duration = end - start (as
+ *  Python computes them, so duration may differ from duration_ns / 1e9 in the
+ *  last bits). */
 typedef struct sp_event {
     const char *name;
     uint32_t rank;
-    int64_t thread;      /* thread index, -1 when the file has none */
+    int64_t thread;      /* thread id (thread_ids column), -1 when unknown or absent */
     uint64_t call_index; /* index of the call within its (rank, region) */
     double start;
     double end;
@@ -358,7 +437,10 @@ typedef struct sp_event_options {
 
 typedef struct sp_event_iter sp_event_iter;
 
-/** Iterates over every selected call ordered by start time (ties: rank, region). */
+/** Iterates over every selected call: regions in sp_results_get_regions() order,
+ *  then ranks ascending (or in the filter's rank order, skipping ranks the
+ *  region lacks), then calls in recorded order (events()). NULL with err on a
+ *  bad pattern, or SP_ERR_UNAVAILABLE for aggregate-layout files. */
 SP_API sp_event_iter *sp_events_open(const sp_results *results, const sp_event_options *options,
                                      sp_error *err);
 /** Fills *out with the next call; returns 0 at the end. */

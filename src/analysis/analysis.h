@@ -21,7 +21,8 @@
 /* numpy's float64 sum: pairwise within blocks of 8192, blocks added in order. */
 double sp_numpy_sum(const double *x, size_t n);
 
-/* numpy.percentile(x, q) with the default "linear" method; sorts x in place. */
+/* numpy.percentile(x, q) with the default "linear" method, q in percent
+ * (0..100), for x already sorted ascending; NaN when n is 0. */
 double sp_numpy_percentile_sorted(const double *sorted, size_t n, double q);
 
 /* --- pooled statistics for region_statistics.json (§6.1) ---------------- */
@@ -37,15 +38,22 @@ typedef struct sp_pool_stats {
     double total;
 } sp_pool_stats;
 
-/* Pooled over the given ranks (NULL = all ranks of the region, in order;
- * ranks the region lacks are skipped). */
+/* Pooled over the given ranks (NULL = all ranks of the region, in the file's
+ * row order; otherwise in the given order, ranks the region lacks skipped).
+ * total is numpy's sum of the pooled seconds (not MPIRegion's total); for one
+ * rank this is the file's per_rank entry. Aggregate-layout files: computed
+ * from the stored per-row statistics (total = sum of the row totals). */
 sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks,
                                size_t num_ranks, sp_pool_stats *out, sp_error *err);
+
+/* The path as Python's pathlib prints it ("./a//b.h5" -> "a/b.h5"), used in messages. */
+const char *sp_results_path_text(const sp_results *results);
 
 /* --- display rows of the summary table (§5.1-5.3) ------------------------ */
 
 typedef struct sp_table_row {
-    const char *name;  /* last path element (region name); owned by the rows */
+    const char *name;  /* last path element: points into call_path, or (fallback rows)
+                          into the results' region names */
     char *call_path;   /* "a > b"; NULL for a flat fallback row */
     int depth;         /* 0 for roots and fallback rows */
     int recursive;     /* collapsed recursion: the region cell gets " ↻" */
@@ -54,6 +62,7 @@ typedef struct sp_table_row {
     uint64_t calls;
     int has_timing;    /* 0: total/avg/min/... are None ("-") */
     double total, avg, min, max, std, p50, p95, p99;
+    int has_percentiles; /* 0: p50/p95/p99 are None (no calls, or an aggregate-layout file) */
     int has_first_last;
     double first, last;
     int has_exclusive;
@@ -63,7 +72,8 @@ typedef struct sp_table_row {
     double parent_coverage;
     int has_imbalance;
     double imbalance;  /* percent */
-    double start;
+    double start;      /* path rows: first start relative to time_origin; fallback rows:
+                          absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
 
 typedef struct sp_table_rows {
@@ -74,8 +84,11 @@ typedef struct sp_table_rows {
 } sp_table_rows;
 
 /* Builds the rows in display order for `sort` (NULL = "start"; §5.3 keys)
- * and `percentage_mode` (NULL = "coverage"). Errors: SP_ERR_BAD_PATTERN,
- * SP_ERR_BAD_OPTION (unknown sort key), SP_ERR_OUT_OF_MEMORY. */
+ * and `percentage_mode` (NULL = "coverage"). A nesting error, or an
+ * aggregate-layout file, is not an error here: every region then gets a flat
+ * fallback row (as the Python table does). Errors: SP_ERR_BAD_PATTERN,
+ * SP_ERR_BAD_OPTION (unknown sort key or percentage mode), SP_ERR_OUT_OF_MEMORY.
+ * On error *out is empty. */
 sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter,
                               const char *sort, const char *percentage_mode,
                               sp_table_rows *out, sp_error *err);

@@ -1,1 +1,26 @@
-set(SP_SOURCES_analysis results.c)
+set(SP_SOURCES_analysis
+    call_tree.c
+    events.c
+    exclusive.c
+    filter.c
+    lanes.c
+    metadata_access.c
+    mpi_region.c
+    numpy_stats.c
+    path_trie.c
+    path_walk.c
+    pool.c
+    pyrepr.c
+    rank_region.c
+    region_lookup.c
+    region_stats.c
+    regions.c
+    results.c
+    results_build.c
+    run_times.c
+    strbuf.c
+    suggest.c
+    summary.c
+    table_fallback.c
+    table_order.c
+    table_rows.c)

@@ -1,0 +1,196 @@
+#include "analysis/call_tree.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/lanes.h"
+#include "analysis/pyrepr.h"
+#include "analysis/strbuf.h"
+#include "common/error.h"
+
+typedef struct cursor {
+    uint64_t base;   /* first event of the row */
+    uint64_t pos;    /* next call (index into perm or the row) */
+    uint64_t count;
+    uint32_t *perm;  /* tree order of the row's calls, NULL when already in order */
+    uint32_t row;
+} cursor;
+
+typedef struct head {
+    int64_t start, end;
+    uint32_t cursor; /* also the tie-breaker: earlier rows first */
+} head;
+
+typedef struct walk {
+    const sp_results *r;
+    cursor *cursors;
+    head *heap;
+    size_t heap_len;
+    sp_lanes lanes;
+} walk;
+
+static int head_before(const head *a, const head *b) {
+    if (a->start != b->start) return a->start < b->start;
+    if (a->end != b->end) return a->end > b->end;
+    return a->cursor < b->cursor;
+}
+
+static void sift_down(head *h, size_t n, size_t i) {
+    head x = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && head_before(&h[c + 1], &h[c])) c++;
+        if (!head_before(&h[c], &x)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+static uint64_t cursor_event(const cursor *c) {
+    return c->base + (c->perm ? c->perm[c->pos] : c->pos);
+}
+
+static head cursor_head(const walk *w, uint32_t id) {
+    const cursor *c = &w->cursors[id];
+    uint64_t e = cursor_event(c);
+    int64_t s = w->r->m.starts[e];
+    return (head){s, sp_end_ns(s, w->r->m.durations[e]), id};
+}
+
+typedef struct perm_ctx {
+    const int64_t *starts, *durations;
+} perm_ctx;
+
+static int compare_tree_order(const void *pa, const void *pb, void *arg) {
+    const perm_ctx *c = arg;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int64_t sa = c->starts[a], sb = c->starts[b];
+    if (sa != sb) return sa < sb ? -1 : 1;
+    int64_t ea = sp_end_ns(sa, c->durations[a]), eb = sp_end_ns(sb, c->durations[b]);
+    if (ea != eb) return ea > eb ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* Tree order for a row whose calls are not already in it (e.g. recursion recorded at exit). */
+static uint32_t *row_permutation(const sp_results *r, const sp_model_row *row) {
+    uint32_t *perm = malloc(row->count * sizeof *perm);
+    if (!perm) return NULL;
+    for (uint64_t i = 0; i < row->count; i++) perm[i] = (uint32_t)i;
+    perm_ctx c = {r->m.starts + row->offset, r->m.durations + row->offset};
+    qsort_r(perm, row->count, sizeof *perm, compare_tree_order, &c);
+    return perm;
+}
+
+static sp_status walk_init(walk *w, const sp_results *r, const uint32_t *rows, size_t n) {
+    memset(w, 0, sizeof *w);
+    w->r = r;
+    w->cursors = calloc(n ? n : 1, sizeof *w->cursors);
+    w->heap = malloc((n ? n : 1) * sizeof *w->heap);
+    if (!w->cursors || !w->heap || sp_lanes_init(&w->lanes) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        const sp_model_row *row = &r->m.rows[rows[i]];
+        cursor *c = &w->cursors[i];
+        *c = (cursor){row->offset, 0, row->count, NULL, rows[i]};
+        if (row->count == 0) continue;
+        if (row->count > UINT32_MAX) return SP_ERR_OUT_OF_MEMORY;
+        if (!r->rows[rows[i]].tree_sorted && !(c->perm = row_permutation(r, row)))
+            return SP_ERR_OUT_OF_MEMORY;
+        w->heap[w->heap_len++] = cursor_head(w, (uint32_t)i);
+    }
+    for (size_t i = w->heap_len / 2; i-- > 0;) sift_down(w->heap, w->heap_len, i);
+    return SP_OK;
+}
+
+static void walk_free(walk *w, size_t n) {
+    for (size_t i = 0; w->cursors && i < n; i++) free(w->cursors[i].perm);
+    free(w->cursors);
+    free(w->heap);
+    sp_lanes_free(&w->lanes);
+}
+
+static void append_label(sp_strbuf *b, const sp_results *r, const sp_tree_frame *f) {
+    const sp_model_row *row = &r->m.rows[f->row];
+    sp_py_repr_str(b, r->m.region_names[row->region]);
+    sp_strbuf_printf(b, " call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns", f->event - row->offset,
+                     f->start, f->end);
+}
+
+static sp_status nesting_error(const sp_results *r, const sp_tree_frame *child,
+                               const sp_tree_frame *parent, sp_error *err) {
+    sp_strbuf b = {0};
+    sp_strbuf_puts(&b, "recorded calls are not properly nested: ");
+    append_label(&b, r, child);
+    sp_strbuf_puts(&b, " starts inside ");
+    append_label(&b, r, parent);
+    sp_strbuf_puts(&b, " but ends after it. Regions must nest completely or not overlap at all"
+                       " - check for a missing or misordered sp_end / __exit__.");
+    const char *text = sp_strbuf_text(&b);
+    sp_error_set(err, SP_ERR_NESTING, "%s", text ? text : "recorded calls are not properly nested");
+    sp_strbuf_free(&b);
+    return SP_ERR_NESTING;
+}
+
+/* Open at time s: s is before p's end, or p is zero-length at exactly s. */
+static int still_open(const sp_tree_frame *p, int64_t s) {
+    return s < p->end || (p->start == p->end && p->end == s);
+}
+
+static sp_status visit(walk *w, sp_tree_frame *f, const sp_tree_visitor *v, sp_error *err) {
+    const sp_model *m = &w->r->m;
+    int64_t lane_id = m->thread_ids && m->thread_ids[f->event] >= 0 ? m->thread_ids[f->event] : -1;
+    sp_stack *stack = sp_lanes_get(&w->lanes, lane_id);
+    if (!stack) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    while (stack->len && !still_open(&stack->frames[stack->len - 1], f->start)) {
+        stack->len--;
+        if (v->leave) v->leave(v->ctx, &stack->frames[stack->len]);
+    }
+    sp_tree_frame *parent = stack->len ? &stack->frames[stack->len - 1] : NULL;
+    if (parent && f->end > parent->end) return nesting_error(w->r, f, parent, err);
+    sp_status st = v->enter(v->ctx, f, parent);
+    if (st != SP_OK) return st;
+    if (sp_stack_push(stack, f) != SP_OK)
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    return SP_OK;
+}
+
+static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
+    const sp_model *m = &w->r->m;
+    while (w->heap_len) {
+        cursor *c = &w->cursors[w->heap[0].cursor];
+        uint64_t e = cursor_event(c);
+        if (m->durations[e] < 0)
+            return sp_error_set(err, SP_ERR_NESTING, "a recorded call ends before it starts");
+        sp_tree_frame f = {w->heap[0].start, w->heap[0].end, e, c->row, 0, 0, 0, 0};
+        sp_status st = visit(w, &f, v, err);
+        if (st != SP_OK) return st;
+        if (++c->pos < c->count) w->heap[0] = cursor_head(w, w->heap[0].cursor);
+        else w->heap[0] = w->heap[--w->heap_len];
+        sift_down(w->heap, w->heap_len, 0);
+    }
+    if (v->leave) sp_lanes_drain(&w->lanes, v->leave, v->ctx);
+    return SP_OK;
+}
+
+sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
+                       const sp_tree_visitor *visitor, sp_error *err) {
+    walk w;
+    sp_status st = walk_init(&w, r, rows, n);
+    if (st != SP_OK) sp_error_set(err, st, "out of memory while rebuilding the call tree");
+    else st = walk_run(&w, visitor, err);
+    walk_free(&w, n);
+    return st;
+}
+
+size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions,
+                    size_t num_regions, uint32_t *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < num_regions; i++) {
+        int found;
+        uint32_t k = sp_region_entry_index(&r->regions[regions[i]], rank, &found);
+        if (found) out[n++] = r->regions[regions[i]].by_rank[k];
+    }
+    return n;
+}

@@ -1,0 +1,43 @@
+/*
+ * Rebuilding the call tree of one rank from timestamps (python_semantics.md
+ * §4): calls in (start ascending, end descending) order, ties in the order of
+ * the given rows; a call's parent is the innermost call still open on the same
+ * lane (thread). The walk streams: it keeps only the open calls, so it needs
+ * no memory per call.
+ */
+#ifndef SP_ANALYSIS_CALL_TREE_H
+#define SP_ANALYSIS_CALL_TREE_H
+
+#include "analysis/internal.h"
+
+typedef struct sp_tree_frame {
+    int64_t start, end;
+    uint64_t event; /* index into the model's event columns */
+    uint32_t row;   /* model row of the call */
+    /* Free for the visitor: */
+    uint32_t node;
+    uint64_t pos;
+    int64_t excl;
+    int flag;
+} sp_tree_frame;
+
+typedef struct sp_tree_visitor {
+    /* A call starts; parent is the enclosing call (NULL for a root), which the
+     * visitor may update. A non-OK status stops the walk. */
+    sp_status (*enter)(void *ctx, sp_tree_frame *call, sp_tree_frame *parent);
+    /* A call and all its descendants are done (optional). */
+    void (*leave)(void *ctx, const sp_tree_frame *call);
+    void *ctx;
+} sp_tree_visitor;
+
+/* Walks the calls of rows[0..n), all of one rank. Fails with SP_ERR_NESTING
+ * (the §4.1 message) or SP_ERR_OUT_OF_MEMORY, or the visitor's status. */
+sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
+                       const sp_tree_visitor *visitor, sp_error *err);
+
+/* The rows of `rank` for the given regions (in that order), skipping regions
+ * without an entry on that rank; returns the count written to out. */
+size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions,
+                    size_t num_regions, uint32_t *out);
+
+#endif

@@ -1,0 +1,26 @@
+/* Region filters compiled once: include/exclude patterns and a rank list. */
+#ifndef SP_ANALYSIS_FILTER_H
+#define SP_ANALYSIS_FILTER_H
+
+#include "analysis/internal.h"
+
+typedef struct sp_compiled_filter sp_compiled_filter;
+
+/* Compiles filter (NULL = keep everything). SP_ERR_BAD_PATTERN names the
+ * pattern, the position and PCRE2's reason; NULL is returned on any error. */
+sp_compiled_filter *sp_filter_compile(const sp_filter *filter, sp_error *err);
+void sp_filter_free(sp_compiled_filter *f);
+
+/* Nonzero when the name passes include and exclude (re.match semantics). */
+int sp_filter_keeps(sp_compiled_filter *f, const char *name);
+
+/* Nonzero when include or exclude patterns were given (Python: "a filter is active"). */
+int sp_filter_has_patterns(const sp_compiled_filter *f);
+
+/* The selected ranks in their given order without repeats; NULL when all ranks are. */
+const uint32_t *sp_filter_ranks(const sp_compiled_filter *f, size_t *n);
+
+/* Nonzero when rank is selected (always without a rank list). */
+int sp_filter_has_rank(const sp_compiled_filter *f, uint32_t rank);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * Private to src/analysis/: the layout of the results objects and the
+ * helpers the analysis files share. Presenters use analysis.h instead.
+ */
+#ifndef SP_ANALYSIS_INTERNAL_H
+#define SP_ANALYSIS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/results_model.h"
+
+#define SP_NS_PER_SECOND 1e9
+
+/* Facts about one model row, derived once when the results are built. */
+typedef struct sp_row_info {
+    int64_t first_start_ns; /* earliest start (0 without calls) */
+    int64_t last_end_ns;    /* latest end */
+    int64_t total_ns;       /* sum of durations */
+    int64_t min_ns, max_ns;
+    uint8_t shadowed; /* a later row holds the same (region, rank): Python keeps the later one */
+    uint8_t tree_sorted; /* calls already in (start asc, end desc) order */
+} sp_row_info;
+
+/* Pooled statistics of a set of rows (one region, several ranks). */
+typedef struct sp_pool {
+    uint64_t calls;
+    size_t num_entries; /* rank entries pooled (with or without calls) */
+    int has_timing;     /* at least one call */
+    double total_lr;    /* left-to-right sum of the per-rank totals (MPIRegion.total_duration) */
+    double total_psum;  /* numpy sum of the pooled seconds (region_statistics, table rows) */
+    double average, std;
+    int64_t min_ns, max_ns;
+    double first, last;
+    double first_start, last_end; /* seconds, min/max over the timed entries */
+    double imbalance, imbalance_pct;
+    int has_percentiles;
+    double p50, p95, p99;
+} sp_pool;
+
+/* Which parts of sp_pool to compute (the percentiles cost a scratch copy). */
+enum { SP_POOL_BASIC = 0, SP_POOL_PERCENTILES = 1 };
+
+struct sp_rank_region {
+    const sp_results *owner;
+    const sp_mpi_region *region;
+    uint32_t row;
+};
+
+struct sp_mpi_region {
+    const sp_results *owner;
+    uint32_t index;
+    size_t num_entries;
+    uint32_t *entries; /* model rows in Python's rank-dict order (row order) */
+    uint32_t *by_rank; /* the same rows by ascending rank */
+    double order_key;  /* get_regions() sort key: min first_start_time of the entries */
+    int pooled_state;  /* 0 not yet computed, 1 computed, 2 failed */
+    sp_pool pooled;
+};
+
+struct sp_results {
+    sp_model m;
+    char *path_text;     /* the path as pathlib prints it */
+    char *label;         /* NULL when the run has none */
+    char *display_label; /* label or file stem */
+    sp_row_info *rows;   /* one per model row */
+    sp_rank_region *rank_regions; /* one per model row */
+    sp_mpi_region *regions;       /* one per region name */
+    uint32_t *data_ranks;         /* distinct ranks with rows, ascending */
+    size_t num_data_ranks;
+    size_t num_ranks; /* Python's num_ranks */
+    uint32_t *start_order; /* all regions in get_regions() order */
+    int has_calls;
+    int64_t min_start_ns, max_end_ns;
+    double min_start, max_end; /* seconds, as Python's min/max of the per-region doubles */
+    int exclusive_state; /* 0 not computed, 1 computed, 2 failed, 3 stored totals suffice */
+    sp_error exclusive_error;
+    int64_t *row_exclusive; /* per model row, when computed */
+};
+
+/* --- helpers shared by the analysis files ------------------------------- */
+
+/* Derives rows, regions, ranks and order from r->m (results_build.c); frees them. */
+sp_status sp_results_build(sp_results *r);
+void sp_results_build_free(sp_results *r);
+
+/* end = start + duration, saturating instead of overflowing on damaged data. */
+static inline int64_t sp_end_ns(int64_t start, int64_t duration) {
+    int64_t end;
+    if (__builtin_add_overflow(start, duration, &end)) return INT64_MAX;
+    return end;
+}
+
+static inline double sp_seconds(int64_t ns) { return (double)ns / SP_NS_PER_SECOND; }
+
+/* The results' mutable caches behind a const handle (lazy computation). */
+static inline sp_results *sp_results_mut(const sp_results *r) { return (sp_results *)r; }
+
+/* Nonzero when the file holds per-call events. */
+static inline int sp_columnar(const sp_results *r) { return r->m.layout == SP_LAYOUT_COLUMNAR; }
+
+/* The entry of region for rank, or NULL. */
+const sp_model_row *sp_region_entry(const sp_mpi_region *region, uint32_t rank);
+uint32_t sp_region_entry_index(const sp_mpi_region *region, uint32_t rank, int *found);
+
+/* Sets err to SP_ERR_UNAVAILABLE explaining that `what` needs per-call events. */
+sp_status sp_unavailable(const sp_results *r, const char *what, sp_error *err);
+
+/* numpy sum of the durations of rows (in order) divided by divisor, or of
+ * (duration / divisor - mean)^2 when squared. */
+double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, double divisor,
+                         int squared, double mean);
+
+/* Pooled statistics over the given rows (in the given order). */
+sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what,
+                       sp_pool *out, sp_error *err);
+
+/* The region's pooled statistics over all ranks, computed once. */
+const sp_pool *sp_region_pooled(const sp_mpi_region *region, sp_error *err);
+
+/* Exclusive nanoseconds of one row: stored total or reconstructed (§3.1). */
+sp_status sp_row_exclusive_ns(const sp_results *r, uint32_t row, int64_t *out, sp_error *err);
+
+/* numpy pairwise sum of a sequence produced block by block: fill(ctx, first, count, buf)
+ * writes elements [first, first + count) of the virtual array into buf. */
+typedef void (*sp_fill_fn)(void *ctx, size_t first, size_t count, double *buf);
+double sp_numpy_sum_gen(size_t n, sp_fill_fn fill, void *ctx);
+
+/* numpy percentiles (qs in percent, at most 8) of the n > 0 values x[i] / divisor,
+ * selecting order statistics in place (x is reordered). out[i] belongs to qs[i]. */
+void sp_percentiles_int64(int64_t *x, size_t n, const double *qs, size_t nq, double divisor,
+                          double *out);
+
+/* Python float(): the value of a metadata entry as a double; 0 if not convertible. */
+int sp_meta_to_double(const sp_meta_entry *e, double *out);
+
+#endif

@@ -1,0 +1,31 @@
+/* Open-call stacks per lane (thread id; -1 for unknown), found by hashing. */
+#ifndef SP_ANALYSIS_LANES_H
+#define SP_ANALYSIS_LANES_H
+
+#include "analysis/call_tree.h"
+
+typedef struct sp_stack {
+    sp_tree_frame *frames;
+    size_t len, cap;
+} sp_stack;
+
+typedef struct sp_lanes {
+    int64_t *keys;
+    uint8_t *used;
+    sp_stack *stacks;
+    size_t cap, count; /* cap is a power of two */
+    size_t last;       /* slot of the last lane looked up (most calls repeat it) */
+} sp_lanes;
+
+sp_status sp_lanes_init(sp_lanes *l);
+void sp_lanes_free(sp_lanes *l);
+
+/* The stack of lane `id`, created empty on first use; NULL when out of memory. */
+sp_stack *sp_lanes_get(sp_lanes *l, int64_t id);
+
+sp_status sp_stack_push(sp_stack *s, const sp_tree_frame *f);
+
+/* Pops every open call of every lane, innermost first, calling leave on each. */
+void sp_lanes_drain(sp_lanes *l, void (*leave)(void *ctx, const sp_tree_frame *f), void *ctx);
+
+#endif

@@ -1,0 +1,192 @@
+#include "analysis/path_trie.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/strbuf.h"
+
+static const char path_separator[] = " > ";
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t hash_u64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    return x ^ (x >> 33);
+}
+
+static size_t piece_slot(const sp_path_trie *t, const char *s, size_t n) {
+    size_t mask = t->piece_slots_cap - 1, i = (size_t)hash_bytes(s, n) & mask;
+    for (; t->piece_slots[i]; i = (i + 1) & mask) {
+        uint32_t id = t->piece_slots[i] - 1;
+        if (t->piece_len[id] == n && memcmp(t->piece_text[id], s, n) == 0) break;
+    }
+    return i;
+}
+
+uint32_t sp_trie_find_piece(const sp_path_trie *t, const char *text, size_t len) {
+    size_t i = piece_slot(t, text, len);
+    return t->piece_slots[i] ? t->piece_slots[i] - 1 : SP_NO_NODE;
+}
+
+static uint32_t intern(sp_path_trie *t, const char *s, size_t n) {
+    size_t i = piece_slot(t, s, n);
+    if (t->piece_slots[i]) return t->piece_slots[i] - 1;
+    uint32_t id = (uint32_t)t->num_pieces++;
+    t->piece_text[id] = s;
+    t->piece_len[id] = n;
+    t->piece_slots[i] = id + 1;
+    return id;
+}
+
+/* Elements of one name: split on " > " like Python's str.split. */
+static size_t count_pieces(const char *name) {
+    size_t n = 1;
+    for (const char *p = name; (p = strstr(p, path_separator)); p += sizeof path_separator - 1) n++;
+    return n;
+}
+
+static sp_status alloc_pieces(sp_path_trie *t, const sp_results *r, size_t *total) {
+    size_t nreg = r->m.num_regions;
+    *total = 0;
+    t->region_first = malloc((nreg + 1) * sizeof *t->region_first);
+    if (!t->region_first) return SP_ERR_OUT_OF_MEMORY;
+    for (size_t g = 0; g < nreg; g++) {
+        t->region_first[g] = *total;
+        *total += count_pieces(r->m.region_names[g]);
+    }
+    t->region_first[nreg] = *total;
+    size_t cap = 16;
+    while (cap < 2 * *total) cap *= 2;
+    t->piece_slots_cap = cap;
+    t->piece_slots = calloc(cap, sizeof *t->piece_slots);
+    t->region_pieces = malloc((*total + 1) * sizeof *t->region_pieces);
+    t->piece_text = malloc((*total + 1) * sizeof *t->piece_text);
+    t->piece_len = malloc((*total + 1) * sizeof *t->piece_len);
+    t->child_cap = 64;
+    t->child_keys = calloc(t->child_cap, sizeof *t->child_keys);
+    t->child_vals = malloc(t->child_cap * sizeof *t->child_vals);
+    if (!t->piece_slots || !t->region_pieces || !t->piece_text || !t->piece_len ||
+        !t->child_keys || !t->child_vals)
+        return SP_ERR_OUT_OF_MEMORY;
+    return SP_OK;
+}
+
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
+    memset(t, 0, sizeof *t);
+    size_t total;
+    if (alloc_pieces(t, r, &total) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    size_t k = 0;
+    for (size_t g = 0; g < r->m.num_regions; g++) {
+        const char *p = r->m.region_names[g], *sep;
+        while ((sep = strstr(p, path_separator))) {
+            t->region_pieces[k++] = intern(t, p, (size_t)(sep - p));
+            p = sep + sizeof path_separator - 1;
+        }
+        t->region_pieces[k++] = intern(t, p, strlen(p));
+    }
+    return SP_OK;
+}
+
+void sp_trie_free(sp_path_trie *t) {
+    for (size_t i = 0; i < t->num_nodes; i++) {
+        free(t->nodes[i].durations);
+        free(t->nodes[i].exclusive);
+        free(t->nodes[i].rank_totals);
+    }
+    free(t->nodes);
+    free(t->child_keys);
+    free(t->child_vals);
+    free(t->piece_text);
+    free(t->piece_len);
+    free(t->piece_slots);
+    free(t->region_pieces);
+    free(t->region_first);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t child_slot(const sp_path_trie *t, uint64_t key) {
+    size_t mask = t->child_cap - 1, i = (size_t)hash_u64(key) & mask;
+    while (t->child_keys[i] && t->child_keys[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+static sp_status grow_children(sp_path_trie *t) {
+    size_t old_cap = t->child_cap;
+    uint64_t *old_keys = t->child_keys;
+    uint32_t *old_vals = t->child_vals;
+    t->child_cap = 2 * old_cap;
+    t->child_keys = calloc(t->child_cap, sizeof *t->child_keys);
+    t->child_vals = malloc(t->child_cap * sizeof *t->child_vals);
+    if (!t->child_keys || !t->child_vals) {
+        free(t->child_keys);
+        free(t->child_vals);
+        t->child_keys = old_keys;
+        t->child_vals = old_vals;
+        t->child_cap = old_cap;
+        return SP_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < old_cap; i++) {
+        if (!old_keys[i]) continue;
+        size_t j = child_slot(t, old_keys[i]);
+        t->child_keys[j] = old_keys[i];
+        t->child_vals[j] = old_vals[i];
+    }
+    free(old_keys);
+    free(old_vals);
+    return SP_OK;
+}
+
+static uint32_t new_node(sp_path_trie *t, uint32_t parent, uint32_t piece) {
+    if (t->num_nodes == t->nodes_cap) {
+        size_t cap = t->nodes_cap ? 2 * t->nodes_cap : 32;
+        sp_path_node *grown = realloc(t->nodes, cap * sizeof *grown);
+        if (!grown) return SP_NO_NODE;
+        t->nodes = grown;
+        t->nodes_cap = cap;
+    }
+    sp_path_node *n = &t->nodes[t->num_nodes];
+    memset(n, 0, sizeof *n);
+    n->parent = parent;
+    n->piece = piece;
+    n->depth = parent == SP_NO_NODE ? 0 : t->nodes[parent].depth + 1;
+    n->seq = SP_NO_NODE;
+    n->rank_pass = UINT32_MAX;
+    return (uint32_t)t->num_nodes++;
+}
+
+uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece) {
+    uint64_t key = ((uint64_t)(parent + 1u) << 32 | piece) + 1; /* never 0 */
+    size_t i = child_slot(t, key);
+    if (t->child_keys[i]) return t->child_vals[i];
+    if (2 * (t->child_count + 1) > t->child_cap) {
+        if (grow_children(t) != SP_OK) return SP_NO_NODE;
+        i = child_slot(t, key);
+    }
+    uint32_t id = new_node(t, parent, piece);
+    if (id == SP_NO_NODE) return id;
+    t->child_keys[i] = key;
+    t->child_vals[i] = id;
+    t->child_count++;
+    return id;
+}
+
+char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
+    uint32_t depth = t->nodes[node].depth;
+    uint32_t *chain = malloc((depth + 1) * sizeof *chain);
+    if (!chain) return NULL;
+    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent) chain[k] = n;
+    sp_strbuf b = {0};
+    for (uint32_t k = 0; k <= depth; k++) {
+        if (k) sp_strbuf_puts(&b, path_separator);
+        *name_at = b.len;
+        uint32_t piece = t->nodes[chain[k]].piece;
+        sp_strbuf_append(&b, t->piece_text[piece], t->piece_len[piece]);
+    }
+    free(chain);
+    return sp_strbuf_take(&b);
+}

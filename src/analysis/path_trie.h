@@ -1,0 +1,66 @@
+/*
+ * Call paths of the summary table (§5.1): a trie whose edges are path
+ * elements. A region name is split on " > " into elements (Python splits
+ * the joined call path), and adjacent repeats collapse into one node.
+ */
+#ifndef SP_ANALYSIS_PATH_TRIE_H
+#define SP_ANALYSIS_PATH_TRIE_H
+
+#include "analysis/internal.h"
+
+#define SP_NO_NODE UINT32_MAX
+
+typedef struct sp_path_node {
+    uint32_t parent; /* SP_NO_NODE for a first element */
+    uint32_t piece;  /* interned element */
+    uint32_t depth;  /* number of elements - 1 */
+    uint32_t seq;    /* first-call order (path dict insertion order); SP_NO_NODE before */
+    int recursive;
+    int has_child_rows; /* a descendant path has calls: an "(own)" row follows */
+    uint64_t calls;
+    size_t cap;
+    int64_t *durations; /* ns, in pooling order */
+    int64_t *exclusive; /* ns, parallel to durations */
+    /* The rank being pooled: */
+    uint32_t rank_pass;
+    double rank_total;
+    int cov_open;
+    double cov_start, cov_end, cov_done;
+    /* Over all ranks: */
+    uint64_t num_ranks;
+    double *rank_totals;
+    size_t rank_totals_cap;
+    double coverage;
+    double min_start, first, max_end, last;
+} sp_path_node;
+
+typedef struct sp_path_trie {
+    sp_path_node *nodes;
+    size_t num_nodes, nodes_cap;
+    uint64_t *child_keys; /* (parent + 1) << 32 | piece; 0 = empty slot */
+    uint32_t *child_vals;
+    size_t child_cap, child_count;
+    const char **piece_text; /* interned elements: pointers into region names */
+    size_t *piece_len;
+    size_t num_pieces, pieces_cap;
+    uint32_t *piece_slots; /* hash of piece ids + 1; 0 = empty */
+    size_t piece_slots_cap;
+    uint32_t *region_pieces; /* the elements of every region name, back to back */
+    size_t *region_first;    /* region g: region_pieces[region_first[g] .. region_first[g+1]) */
+} sp_path_trie;
+
+/* Splits every region name of r into interned elements. */
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r);
+void sp_trie_free(sp_path_trie *t);
+
+/* The child of parent (SP_NO_NODE: top level) along piece, created when new;
+ * SP_NO_NODE when out of memory. */
+uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece);
+
+/* The id of an element text, or SP_NO_NODE when no region name has it. */
+uint32_t sp_trie_find_piece(const sp_path_trie *t, const char *text, size_t len);
+
+/* " > ".join of the node's elements (malloc'ed); *name_at = offset of the last one. */
+char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at);
+
+#endif

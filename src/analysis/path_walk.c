@@ -1,0 +1,216 @@
+#include "analysis/path_walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/call_tree.h"
+#include "common/error.h"
+
+typedef struct path_walk {
+    const sp_results *r;
+    sp_path_trie *t;
+    double origin;
+    uint32_t pass;       /* index of the rank being pooled */
+    uint32_t next_seq;   /* path insertion order */
+    uint32_t *touched;   /* nodes with calls on this rank */
+    size_t num_touched, touched_cap;
+    int64_t *unfiltered; /* exclusive ns per event of the rank, from the unfiltered tree */
+    uint64_t base;       /* first event of the rank */
+} path_walk;
+
+static sp_status push_call(sp_path_node *n, int64_t duration) {
+    if (n->calls == n->cap) {
+        size_t cap = n->cap < 16 ? 16 : n->cap + n->cap / 2;
+        int64_t *d = realloc(n->durations, cap * sizeof *d);
+        if (d) n->durations = d;
+        int64_t *x = d ? realloc(n->exclusive, cap * sizeof *x) : NULL;
+        if (x) n->exclusive = x;
+        if (!d || !x) return SP_ERR_OUT_OF_MEMORY;
+        n->cap = cap;
+    }
+    n->durations[n->calls] = duration;
+    n->exclusive[n->calls] = duration;
+    n->calls++;
+    return SP_OK;
+}
+
+static sp_status touch(path_walk *w, uint32_t id) {
+    sp_path_node *n = &w->t->nodes[id];
+    if (n->rank_pass == w->pass) return SP_OK;
+    if (w->num_touched == w->touched_cap) {
+        size_t cap = w->touched_cap ? 2 * w->touched_cap : 64;
+        uint32_t *grown = realloc(w->touched, cap * sizeof *grown);
+        if (!grown) return SP_ERR_OUT_OF_MEMORY;
+        w->touched = grown;
+        w->touched_cap = cap;
+    }
+    w->touched[w->num_touched++] = id;
+    n->rank_pass = w->pass;
+    n->rank_total = 0.0;
+    n->cov_open = 0;
+    n->cov_done = 0.0;
+    return SP_OK;
+}
+
+/* Statistics that need only the call itself, in pooling order (§5.1 step 4). */
+static void pool_call(path_walk *w, sp_path_node *n, const sp_tree_frame *call) {
+    double duration = sp_seconds(call->end - call->start);
+    double start = sp_seconds(call->start) - w->origin, end = sp_seconds(call->end) - w->origin;
+    if (n->seq == SP_NO_NODE) {
+        n->seq = w->next_seq++;
+        n->min_start = start;
+        n->first = duration;
+        n->max_end = end;
+        n->last = duration;
+    }
+    if (start < n->min_start) {
+        n->min_start = start;
+        n->first = duration;
+    }
+    if (end > n->max_end) {
+        n->max_end = end;
+        n->last = duration;
+    }
+    n->rank_total += duration;
+    /* Union of the rank's intervals; the walk visits them by start. */
+    if (!n->cov_open) {
+        n->cov_open = 1;
+        n->cov_start = start;
+        n->cov_end = end;
+    } else if (start <= n->cov_end) {
+        if (end > n->cov_end) n->cov_end = end;
+    } else {
+        n->cov_done += n->cov_end - n->cov_start;
+        n->cov_start = start;
+        n->cov_end = end;
+    }
+}
+
+/* The call's path: the parent's path plus the region's elements, adjacent repeats collapsed. */
+static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree_frame *parent,
+                          int *collapsed) {
+    sp_path_trie *t = w->t;
+    uint32_t node = parent ? parent->node : SP_NO_NODE;
+    uint32_t g = w->r->m.rows[call->row].region;
+    *collapsed = parent ? parent->flag : 0;
+    for (size_t k = t->region_first[g]; k < t->region_first[g + 1]; k++) {
+        uint32_t piece = t->region_pieces[k];
+        if (node != SP_NO_NODE && t->nodes[node].piece == piece) {
+            *collapsed = 1;
+            continue;
+        }
+        node = sp_trie_child(t, node, piece);
+        if (node == SP_NO_NODE) break;
+    }
+    return node;
+}
+
+static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *parent) {
+    path_walk *w = ctx;
+    int collapsed;
+    uint32_t node = call_node(w, call, parent, &collapsed);
+    if (node == SP_NO_NODE || touch(w, node) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    sp_path_node *n = &w->t->nodes[node];
+    int64_t d = call->end - call->start;
+    call->node = node;
+    call->flag = collapsed;
+    call->pos = n->calls;
+    if (push_call(n, d) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    n->recursive |= collapsed;
+    pool_call(w, n, call);
+    if (w->unfiltered) {
+        n->exclusive[call->pos] = w->unfiltered[call->event - w->base];
+    } else {
+        call->excl = d;
+        if (parent) parent->excl -= d;
+    }
+    return SP_OK;
+}
+
+static void path_leave(void *ctx, const sp_tree_frame *call) {
+    path_walk *w = ctx;
+    if (!w->unfiltered) w->t->nodes[call->node].exclusive[call->pos] = call->excl;
+}
+
+static sp_status unfiltered_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *parent) {
+    (void)ctx;
+    call->excl = call->end - call->start;
+    if (parent) parent->excl -= call->excl;
+    return SP_OK;
+}
+
+static void unfiltered_leave(void *ctx, const sp_tree_frame *call) {
+    path_walk *w = ctx;
+    w->unfiltered[call->event - w->base] = call->excl;
+}
+
+/* Exclusive time of every call of the rank with all regions visible (§5.1 step 2). */
+static sp_status unfiltered_exclusive(path_walk *w, uint32_t rank, uint32_t *rows, sp_error *err) {
+    const sp_results *r = w->r;
+    size_t n = sp_rank_rows(r, rank, r->start_order, r->m.num_regions, rows);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sp_model_row *row = &r->m.rows[rows[i]];
+        if (row->offset < lo) lo = row->offset;
+        if (row->offset + row->count > hi) hi = row->offset + row->count;
+    }
+    w->base = n ? lo : 0;
+    w->unfiltered = calloc(n && hi > lo ? hi - lo : 1, sizeof *w->unfiltered);
+    if (!w->unfiltered) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    sp_tree_visitor v = {unfiltered_enter, unfiltered_leave, w};
+    return sp_tree_walk(r, rows, n, &v, err);
+}
+
+/* Closes the rank's pooling: coverage, per-rank totals and rank counts. */
+static sp_status flush_rank(path_walk *w) {
+    for (size_t i = 0; i < w->num_touched; i++) {
+        sp_path_node *n = &w->t->nodes[w->touched[i]];
+        if (n->num_ranks == n->rank_totals_cap) {
+            size_t cap = n->rank_totals_cap ? 2 * n->rank_totals_cap : 4;
+            double *grown = realloc(n->rank_totals, cap * sizeof *grown);
+            if (!grown) return SP_ERR_OUT_OF_MEMORY;
+            n->rank_totals = grown;
+            n->rank_totals_cap = cap;
+        }
+        n->rank_totals[n->num_ranks++] = n->rank_total;
+        n->coverage += n->cov_done + (n->cov_end - n->cov_start);
+    }
+    w->num_touched = 0;
+    return SP_OK;
+}
+
+static sp_status walk_rank(path_walk *w, const sp_compiled_filter *f, const uint32_t *regions,
+                           size_t num_regions, uint32_t rank, uint32_t *rows, sp_error *err) {
+    size_t n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
+    if (n == 0) return SP_OK;
+    sp_status st = SP_OK;
+    if (sp_filter_has_patterns(f)) st = unfiltered_exclusive(w, rank, rows, err);
+    if (st == SP_OK) n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
+    sp_tree_visitor v = {path_enter, path_leave, w};
+    if (st == SP_OK) st = sp_tree_walk(w->r, rows, n, &v, err);
+    if (st == SP_ERR_OUT_OF_MEMORY) sp_error_set(err, st, "out of memory");
+    if (st == SP_OK && flush_rank(w) != SP_OK)
+        st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    free(w->unfiltered);
+    w->unfiltered = NULL;
+    return st;
+}
+
+sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
+                           const uint32_t *regions, size_t num_regions, const uint32_t *ranks,
+                           size_t num_ranks, sp_path_trie *t, sp_error *err) {
+    if (!sp_columnar(r)) return sp_unavailable(r, "call paths", err);
+    path_walk w = {.r = r, .t = t, .origin = sp_results_time_origin(r)};
+    uint32_t *rows = malloc((r->m.num_regions + 1) * sizeof *rows);
+    sp_status st = rows ? SP_OK : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t count = ranks ? num_ranks : r->num_data_ranks;
+    for (size_t i = 0; st == SP_OK && i < count; i++) {
+        uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
+        if (!ranks && rank >= r->num_ranks) break; /* Python walks range(num_ranks) */
+        w.pass = (uint32_t)i;
+        st = walk_rank(&w, f, regions, num_regions, rank, rows, err);
+    }
+    free(rows);
+    free(w.touched);
+    return st;
+}

@@ -1,0 +1,79 @@
+/* Finding regions by index and by name (results["solve"]) and listing ranks. */
+#include <string.h>
+
+#include "analysis/internal.h"
+#include "analysis/pyrepr.h"
+#include "analysis/strbuf.h"
+#include "analysis/suggest.h"
+#include "common/error.h"
+
+size_t sp_results_num_regions(const sp_results *r) { return r->m.num_regions; }
+
+const char *sp_results_region_name(const sp_results *r, size_t index) {
+    return index < r->m.num_regions ? r->m.region_names[index] : NULL;
+}
+
+long sp_results_find(const sp_results *r, const char *name) {
+    if (!name) return -1;
+    for (size_t i = 0; i < r->m.num_regions; i++)
+        if (strcmp(r->m.region_names[i], name) == 0) return (long)i;
+    return -1;
+}
+
+const sp_mpi_region *sp_results_region_at(const sp_results *r, size_t index) {
+    return index < r->m.num_regions ? &r->regions[index] : NULL;
+}
+
+/* Appends the names as a Python list, cut short with "..." so that `reserve`
+ * bytes still fit into an sp_error message after it. */
+static void append_names(sp_strbuf *b, const char *const *names, size_t n, size_t reserve) {
+    const size_t room = sizeof(((sp_error *)0)->message) - 1;
+    sp_strbuf item = {0};
+    sp_strbuf_puts(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        item.len = 0;
+        sp_py_repr_str(&item, names[i]);
+        const char *text = sp_strbuf_text(&item);
+        size_t sep = i ? 2 : 0;
+        if (text && b->len + sep + item.len + 1 + reserve > room) {
+            sp_strbuf_puts(b, i ? ", ...]" : "...]");
+            sp_strbuf_free(&item);
+            return;
+        }
+        if (sep) sp_strbuf_puts(b, ", ");
+        if (text) sp_strbuf_append(b, text, item.len);
+    }
+    sp_strbuf_puts(b, "]");
+    sp_strbuf_free(&item);
+}
+
+const sp_mpi_region *sp_results_get(const sp_results *r, const char *name, sp_error *err) {
+    long i = sp_results_find(r, name);
+    if (i >= 0) return &r->regions[i];
+    const char *const *names = (const char *const *)r->m.region_names;
+    sp_strbuf hint = {0}, b = {0};
+    long close = name ? sp_suggest_name(name, names, r->m.num_regions) : -1;
+    if (close >= 0) {
+        sp_strbuf_puts(&hint, " Did you mean ");
+        sp_py_repr_str(&hint, names[close]);
+        sp_strbuf_puts(&hint, "?");
+    }
+    sp_strbuf_puts(&b, "No region named ");
+    sp_py_repr_str(&b, name ? name : "");
+    sp_strbuf_printf(&b, " in %s. Available regions: ", r->path_text);
+    append_names(&b, names, r->m.num_regions, hint.len + 6);
+    if (hint.len) sp_strbuf_append(&b, hint.data, hint.len);
+    const char *text = sp_strbuf_text(&b);
+    sp_error_set(err, SP_ERR_NO_SUCH_REGION, "%s", text ? text : "No region of that name");
+    sp_strbuf_free(&b);
+    sp_strbuf_free(&hint);
+    return NULL;
+}
+
+size_t sp_results_num_ranks(const sp_results *r) { return r->num_ranks; }
+
+size_t sp_results_num_data_ranks(const sp_results *r) { return r->num_data_ranks; }
+
+uint32_t sp_results_rank(const sp_results *r, size_t index) {
+    return index < r->num_data_ranks ? r->data_ranks[index] : UINT32_MAX;
+}

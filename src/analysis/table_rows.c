@@ -1,0 +1,186 @@
+/* The display rows of the summary table (§5.1-5.3): call-path rows pooled
+ * over ranks, flat fallback rows, and their order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/path_walk.h"
+#include "analysis/regions.h"
+#include "analysis/table_build.h"
+#include "common/error.h"
+
+const char *const sp_sort_keys[] = {"start", "total", "calls", "avg", "min", "max", "first",
+                                    "last", "std", "p50", "p95", "p99", "imbalance", "name", NULL};
+
+const char *const sp_table_columns[] = {"region", "ranks", "calls", "total", "percent",
+                                        "parent_percent", "avg", "min", "max", "first", "last",
+                                        "std", "p50", "p95", "p99", "imbalance", NULL};
+
+typedef struct int64_seq {
+    const int64_t *x;
+} int64_seq;
+
+static void seconds_fill(void *ctx, size_t first, size_t count, double *buf) {
+    const int64_seq *q = ctx;
+    for (size_t k = 0; k < count; k++) buf[k] = sp_seconds(q->x[first + k]);
+}
+
+typedef struct sqdev_seq {
+    const int64_t *x;
+    double mean;
+} sqdev_seq;
+
+static void sqdev_fill(void *ctx, size_t first, size_t count, double *buf) {
+    const sqdev_seq *q = ctx;
+    for (size_t k = 0; k < count; k++) {
+        double dev = sp_seconds(q->x[first + k]) - q->mean;
+        buf[k] = dev * dev;
+    }
+}
+
+/* A path row's statistics from its pooled calls (§5.1 step 4). */
+static void path_row_stats(sp_path_node *n, sp_table_row *row) {
+    size_t calls = (size_t)n->calls;
+    int64_seq q = {n->durations};
+    row->total = sp_numpy_sum_gen(calls, seconds_fill, &q);
+    row->avg = row->total / (double)calls;
+    sqdev_seq d = {n->durations, row->avg};
+    row->std = sqrt(sp_numpy_sum_gen(calls, sqdev_fill, &d) / (double)calls);
+    row->exclusive = 0.0;
+    for (size_t i = 0; i < calls; i++) row->exclusive += sp_seconds(n->exclusive[i]);
+    int64_t lo = n->durations[0], hi = n->durations[0];
+    for (size_t i = 1; i < calls; i++) {
+        if (n->durations[i] < lo) lo = n->durations[i];
+        if (n->durations[i] > hi) hi = n->durations[i];
+    }
+    row->min = sp_seconds(lo);
+    row->max = sp_seconds(hi);
+    static const double qs[3] = {50.0, 95.0, 99.0};
+    double p[3];
+    sp_percentiles_int64(n->durations, calls, qs, 3, SP_NS_PER_SECOND, p); /* reorders */
+    row->p50 = p[0];
+    row->p95 = p[1];
+    row->p99 = p[2];
+    double max = 0.0;
+    for (size_t i = 0; i < n->num_ranks; i++)
+        if (i == 0 || n->rank_totals[i] > max) max = n->rank_totals[i];
+    double mean = n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks
+                               : 0.0;
+    row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
+}
+
+static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row) {
+    sp_path_node *n = &t->nodes[id];
+    size_t name_at = 0;
+    memset(row, 0, sizeof *row);
+    row->call_path = sp_trie_path_text(t, id, &name_at);
+    if (!row->call_path) return SP_ERR_OUT_OF_MEMORY;
+    row->name = row->call_path + name_at;
+    row->depth = (int)n->depth;
+    row->recursive = n->recursive;
+    row->has_children = n->has_child_rows;
+    row->num_ranks = n->num_ranks;
+    row->calls = n->calls;
+    row->has_timing = row->has_first_last = row->has_exclusive = row->has_imbalance = 1;
+    row->has_percentiles = 1;
+    row->first = n->first;
+    row->last = n->last;
+    row->coverage = n->coverage;
+    row->start = n->min_start;
+    uint32_t parent = n->parent;
+    if (parent != SP_NO_NODE && t->nodes[parent].calls) {
+        row->has_parent_coverage = 1;
+        row->parent_coverage = t->nodes[parent].coverage;
+    }
+    path_row_stats(n, row);
+    free(n->durations); /* the largest scratch: release it early */
+    free(n->exclusive);
+    n->durations = n->exclusive = NULL;
+    return SP_OK;
+}
+
+static int compare_seq(const void *pa, const void *pb, void *ctx) {
+    const sp_path_trie *t = ctx;
+    uint32_t a = t->nodes[*(const uint32_t *)pa].seq, b = t->nodes[*(const uint32_t *)pb].seq;
+    return (a > b) - (a < b);
+}
+
+/* Path rows in path insertion order; marks the nodes that get an "(own)" row
+ * and gives each row its parent row (*parent, malloc'ed). */
+static sp_status path_rows(sp_path_trie *t, sp_table_rows *out, size_t *num_paths,
+                           size_t **parent) {
+    uint32_t *ids = malloc((t->num_nodes + 1) * sizeof *ids);
+    size_t *row_of = malloc((t->num_nodes + 1) * sizeof *row_of);
+    *parent = malloc((t->num_nodes + 1) * sizeof **parent);
+    if (!ids || !row_of || !*parent) {
+        free(ids);
+        free(row_of);
+        return SP_ERR_OUT_OF_MEMORY;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < t->num_nodes; i++) {
+        if (!t->nodes[i].calls) continue;
+        ids[n++] = (uint32_t)i;
+        for (uint32_t p = t->nodes[i].parent; p != SP_NO_NODE; p = t->nodes[p].parent)
+            t->nodes[p].has_child_rows = 1;
+    }
+    qsort_r(ids, n, sizeof *ids, compare_seq, t);
+    for (size_t i = 0; i < n; i++) row_of[ids[i]] = i;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = t->nodes[ids[i]].parent;
+        (*parent)[i] = p != SP_NO_NODE && t->nodes[p].calls ? row_of[p] : SIZE_MAX;
+    }
+    sp_status st = SP_OK;
+    for (size_t i = 0; st == SP_OK && i < n; i++) {
+        st = path_row(t, ids[i], &out->rows[out->count]);
+        if (st == SP_OK) out->count++;
+    }
+    *num_paths = n;
+    free(ids);
+    free(row_of);
+    return st;
+}
+
+sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, const char *sort,
+                              const char *percentage_mode, sp_table_rows *out, sp_error *err) {
+    memset(out, 0, sizeof *out);
+    sp_table_sort sort_key;
+    int exclusive_mode;
+    sp_status st = sp_table_parse_options(sort, percentage_mode, &sort_key, &exclusive_mode, err);
+    if (st != SP_OK) return st;
+    sp_compiled_filter *f = sp_filter_compile(filter, err);
+    if (!f) return err ? err->status : SP_ERR_BAD_PATTERN;
+    uint32_t *regions = NULL;
+    size_t num_regions = 0, num_paths = 0, nranks, *parent = NULL;
+    const uint32_t *ranks = sp_filter_ranks(f, &nranks);
+    sp_path_trie t;
+    st = sp_select_regions(r, f, &regions, &num_regions, err);
+    if (st == SP_OK && sp_trie_init(&t, r) != SP_OK)
+        st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    else if (st == SP_OK) {
+        sp_error ignored;
+        sp_status walked = sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &ignored);
+        if (walked == SP_ERR_OUT_OF_MEMORY) st = sp_error_set(err, walked, "out of memory");
+        out->rows = calloc(t.num_nodes + num_regions + 1, sizeof *out->rows);
+        if (st == SP_OK && !out->rows) st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        if (st == SP_OK && walked == SP_OK && path_rows(&t, out, &num_paths, &parent) != SP_OK)
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        if (st == SP_OK)
+            st = sp_table_fallback_rows(r, f, regions, num_regions, walked == SP_OK ? &t : NULL,
+                                        exclusive_mode, out, err);
+        sp_trie_free(&t);
+    }
+    if (st == SP_OK) st = sp_table_order(out, num_paths, parent, sort_key, err);
+    free(parent);
+    free(regions);
+    sp_filter_free(f);
+    if (st != SP_OK) sp_table_rows_free(out);
+    return st;
+}
+
+void sp_table_rows_free(sp_table_rows *rows) {
+    if (!rows) return;
+    for (size_t i = 0; rows->rows && i < rows->count; i++) free(rows->rows[i].call_path);
+    free(rows->rows);
+    memset(rows, 0, sizeof *rows);
+}
