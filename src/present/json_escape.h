@@ -1,0 +1,19 @@
+/*
+ * JSON string literals as Python's json.dump writes them (ensure_ascii):
+ * \" \\ \n \r \t \b \f, every other character outside printable ASCII as
+ * \u00XX / \uXXXX (lower-case hex; beyond U+FFFF a surrogate pair); "/" is
+ * not escaped. A byte that is not valid UTF-8 becomes \ufffd (Python reads
+ * such names with errors="replace"), so the output is always valid JSON.
+ */
+#ifndef SP_PRESENT_JSON_ESCAPE_H
+#define SP_PRESENT_JSON_ESCAPE_H
+
+#include <stddef.h>
+
+#include "present/tbuf.h"
+
+/* Appends s (n bytes) as a quoted JSON string. */
+void sp_json_escape_n(sp_tbuf *out, const char *s, size_t n);
+void sp_json_escape(sp_tbuf *out, const char *s);
+
+#endif

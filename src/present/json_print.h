@@ -1,0 +1,22 @@
+/*
+ * Serialises a json-c tree exactly as Python's json.dump(obj, f, indent=2)
+ * does: two spaces per level, ", " never, ",\n" between items, ": " after
+ * keys, "{}" / "[]" for empty containers, object keys in insertion order,
+ * floats as Python repr (py_float.h), strings per json_escape.h. Non-finite
+ * doubles, which Python would write as the invalid tokens NaN / Infinity,
+ * are written as null.
+ */
+#ifndef SP_PRESENT_JSON_PRINT_H
+#define SP_PRESENT_JSON_PRINT_H
+
+#include <json-c/json.h>
+
+#include "present/tbuf.h"
+
+/* Appends the value at nesting level `level` (0 for a document). */
+void sp_json_print(sp_tbuf *out, struct json_object *value, int level);
+
+/* The whole document followed by a newline; NULL when out of memory. */
+char *sp_json_document(struct json_object *value);
+
+#endif

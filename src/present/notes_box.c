@@ -1,0 +1,116 @@
+#include <stdlib.h>
+
+#include "present/py_path.h"
+#include "present/table.h"
+#include "present/utf8.h"
+
+#define MAX_NOTES 24
+
+typedef struct notes {
+    char *text[MAX_NOTES]; /* owned */
+    size_t n;
+    int failed;
+} notes;
+
+static void add(notes *ns, sp_tbuf *b) {
+    char *s = sp_tbuf_take(b);
+    if (!s || ns->n == MAX_NOTES) {
+        free(s);
+        ns->failed = 1;
+        return;
+    }
+    ns->text[ns->n++] = s;
+}
+
+static void add_text(notes *ns, const char *text) {
+    sp_tbuf b = SP_TBUF_INIT;
+    sp_tbuf_append(&b, text);
+    add(ns, &b);
+}
+
+static void add_hint(notes *ns, const char *before, const char *path, const char *after) {
+    sp_tbuf b = SP_TBUF_INIT;
+    sp_tbuf_append(&b, before);
+    sp_tbuf_append(&b, path);
+    sp_tbuf_append(&b, after);
+    add(ns, &b);
+}
+
+static void add_hints(notes *ns, const char *file_path) {
+    char *rel = sp_py_relpath(file_path);
+    char *p = rel ? sp_py_shlex_quote(rel) : NULL;
+    free(rel);
+    if (!p) {
+        ns->failed = 1;
+        return;
+    }
+    add_text(ns, "");
+    add_text(ns, "Explore:");
+    add_hint(ns, "  Inspect: scope-profiler inspect ", p, "");
+    add_hint(ns, "  TUI:     scope-profiler tui ", p, "");
+    add_text(ns, "");
+    add_text(ns, "Visualize and export:");
+    add_hint(ns, "  Plot:    scope-profiler plot default ", p, " -o plots --show");
+    add_hint(ns, "  Report:  scope-profiler report ", p, " -o report.html");
+    add_hint(ns, "  Export:  scope-profiler export plot-data ", p, " -o data");
+    add_hint(ns, "  Lines:   scope-profiler line-profile ", p, "");
+    add_text(ns, "");
+    add_text(ns, "Compare runs:");
+    add_text(ns, "  Diff:    scope-profiler diff BASE.h5 CANDIDATE.h5");
+    add_text(ns, "  Check:   scope-profiler check BASE.h5 CANDIDATE.h5");
+    add_text(ns, "");
+    free(p);
+}
+
+static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context *ctx) {
+    if (ctx->title) add_hint(ns, "Summary: ", ctx->title, "");
+    if (ctx->file_path) add_hints(ns, ctx->file_path);
+    add_text(ns, "Durations are in seconds.");
+    if (rows->count > 1)
+        add_text(ns, "Regions may nest, so the summed total can exceed the wall-clock time.");
+    int recursive = 0, untimed = 0;
+    for (size_t i = 0; i < rows->count; i++) {
+        recursive |= rows->rows[i].recursive;
+        untimed |= !rows->rows[i].has_timing;
+    }
+    if (recursive)
+        add_text(ns, ctx->ascii ? "(r) Recursive rows aggregate all invocations of that region."
+                                : "\xe2\x86\xbb Recursive rows aggregate all invocations of that "
+                                  "region.");
+    if (rows->has_session_total)
+        add_text(ns, ctx->exclusive_mode
+                         ? "% session uses exclusive time for each region."
+                         : "% session uses wall-clock coverage; overlapping recursive calls "
+                           "count once.");
+    if (untimed)
+        add_text(ns, "Regions shown without timing recorded no calls on the selected ranks.");
+}
+
+void sp_notes_box(sp_tbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx) {
+    notes ns = {{NULL}, 0, 0};
+    collect(&ns, rows, ctx);
+    if (ns.failed) {
+        out->failed = 1;
+    } else {
+        const char *h = ctx->ascii ? "-" : "\xe2\x94\x80";
+        size_t w = 0;
+        for (size_t i = 0; i < ns.n; i++) {
+            size_t len = sp_utf8_length(ns.text[i]);
+            if (len > w) w = len;
+        }
+        sp_tbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
+        sp_tbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
+        sp_tbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
+        for (size_t i = 0; i < ns.n; i++) {
+            sp_tbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
+            sp_tbuf_append(out, ns.text[i]);
+            sp_tbuf_repeat(out, " ", w - sp_utf8_length(ns.text[i]));
+            sp_tbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
+        }
+        sp_tbuf_append(out, ctx->ascii ? "  +" : "  \xe2\x95\xb0");
+        sp_tbuf_repeat(out, h, w + 2);
+        sp_tbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xaf\n");
+    }
+    for (size_t i = 0; i < ns.n; i++)
+        free(ns.text[i]);
+}

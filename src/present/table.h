@@ -1,0 +1,121 @@
+/*
+ * The summary table (print_summary, python_semantics.md §5.4-5.7), split
+ * into columns (table_columns.c), cells (table_cells.c), the box layout
+ * (table_layout.c), the notes box (notes_box.c) and the whole print
+ * (table_print.c). The rows come ready-made from the analysis layer
+ * (sp_table_rows_build); nothing here computes a statistic.
+ *
+ * ASCII mode (sp_print_options.ascii) is our own fallback for terminals
+ * without UTF-8: box corners "+", lines "-" and "|", tree prefixes "\- "
+ * and "| " instead of "└─ " and "│ ", and "(r)" instead of "↻". Widths
+ * follow the same rule, so the tree columns line up identically.
+ */
+#ifndef SP_PRESENT_TABLE_H
+#define SP_PRESENT_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+#include "present/tbuf.h"
+
+typedef enum sp_table_column {
+    SP_COL_REGION = 0,
+    SP_COL_RANKS,
+    SP_COL_CALLS,
+    SP_COL_TOTAL,
+    SP_COL_PERCENT,
+    SP_COL_PARENT_PERCENT,
+    SP_COL_AVG,
+    SP_COL_MIN,
+    SP_COL_MAX,
+    SP_COL_FIRST,
+    SP_COL_LAST,
+    SP_COL_STD,
+    SP_COL_P50,
+    SP_COL_P95,
+    SP_COL_P99,
+    SP_COL_IMBALANCE,
+    SP_COL_COUNT_
+} sp_table_column;
+
+/* --- columns ------------------------------------------------------------ */
+
+/* The public key ("region", "ranks", ...) and header ("region", "n", ...). */
+const char *sp_table_column_key(sp_table_column c);
+const char *sp_table_column_header(sp_table_column c);
+
+/* Resolves column names (aliases: "name" = "region") into out (n entries).
+ * Unknown names: SP_ERR_BAD_OPTION "Unknown region summary column(s):
+ * ['x']. Choices: region, ranks, ..."; n == 0: SP_ERR_BAD_OPTION "At least
+ * one region summary column must be selected." */
+sp_status sp_table_columns_parse(const char *const *names, size_t n, sp_table_column *out,
+                                 sp_error *err);
+
+/* The default columns: region, total; or region, percent, total when the
+ * rows have a session total. Returns the count (out holds 3). */
+size_t sp_table_columns_default(const sp_table_rows *rows, sp_table_column *out);
+
+/* --- cells -------------------------------------------------------------- */
+
+typedef struct sp_cell_context {
+    const sp_table_rows *rows; /* for the session total */
+    int exclusive_mode;        /* percentage_mode "exclusive" */
+    int inline_count;          /* no calls column: the region cell gets " (Nx)" */
+    int ascii;
+} sp_cell_context;
+
+/* Appends the text of column c for row r, or for the "(own)" row after r. */
+void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+                   const sp_cell_context *ctx);
+void sp_table_own_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+                       const sp_cell_context *ctx);
+
+/* count(): 999, 1k, 1.5k, 123k, 1e+03k, 2.5M, 1B ... (Python "%.3g" + suffix). */
+void sp_format_count(sp_tbuf *out, uint64_t v);
+/* pct(v, den): "-" unless v and den are known and den > 0, else "12.34%". */
+void sp_format_pct(sp_tbuf *out, int has_v, double v, int has_den, double den);
+/* The tree prefix of a depth: "", "└─ ", "│ └─ ", ... */
+void sp_format_tree_prefix(sp_tbuf *out, int depth, int ascii);
+
+/* --- layout ------------------------------------------------------------- */
+
+/* The box table: headers[ncols], cells[nrows * ncols] (row-major), each line
+ * with a two-space margin; no trailing empty line. */
+void sp_table_layout(sp_tbuf *out, const char *const *headers, size_t ncols,
+                     const char *const *cells, size_t nrows, int ascii);
+
+/* --- notes -------------------------------------------------------------- */
+
+typedef struct sp_notes_context {
+    const char *title;     /* "Summary: {title}"; NULL = no such line */
+    const char *file_path; /* command hints for this file; NULL = none */
+    int exclusive_mode;
+    int ascii;
+} sp_notes_context;
+
+/* Appends the "Info" box (no blank line before or after). */
+void sp_notes_box(sp_tbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx);
+
+/* --- the whole table ---------------------------------------------------- */
+
+typedef struct sp_table_format {
+    const sp_table_column *columns; /* NULL: the default columns */
+    size_t num_columns;
+    int exclusive_mode;
+    int ascii;
+    int suppress_notes;
+    const char *title;     /* notes title; also printed above "(no regions recorded)" */
+    const char *file_path; /* for the hints in the notes; NULL = none */
+} sp_table_format;
+
+/* Formats the rows into text (the table, the notes unless suppressed, the
+ * final empty line). SP_ERR_OUT_OF_MEMORY is the only error. */
+sp_status sp_table_format_text(sp_tbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
+                               sp_error *err);
+
+/* Formats and writes to out; SP_ERR_IO when the stream reports an error. */
+sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,
+                         sp_error *err);
+
+#endif

@@ -1,0 +1,159 @@
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "present/table.h"
+
+#define SESSION_REGION "scope_profiler.session"
+
+void sp_format_count(sp_tbuf *out, uint64_t v) {
+    if (v >= 1000000000u)
+        sp_tbuf_printf(out, "%.3gB", (double)v / 1e9);
+    else if (v >= 1000000u)
+        sp_tbuf_printf(out, "%.3gM", (double)v / 1e6);
+    else if (v >= 1000u)
+        sp_tbuf_printf(out, "%.3gk", (double)v / 1e3);
+    else
+        sp_tbuf_printf(out, "%" PRIu64, v);
+}
+
+void sp_format_pct(sp_tbuf *out, int has_v, double v, int has_den, double den) {
+    if (!has_v || isnan(v) || !has_den || isnan(den) || den <= 0)
+        sp_tbuf_append(out, "-");
+    else
+        sp_tbuf_printf(out, "%.2f%%", 100.0 * v / den);
+}
+
+void sp_format_tree_prefix(sp_tbuf *out, int depth, int ascii) {
+    if (depth <= 0) return;
+    sp_tbuf_repeat(out, ascii ? "| " : "\xe2\x94\x82 ", (size_t)(depth - 1));
+    sp_tbuf_append(out, ascii ? "\\- " : "\xe2\x94\x94\xe2\x94\x80 ");
+}
+
+static void indent(sp_tbuf *out, int depth) {
+    if (depth > 0) sp_tbuf_repeat(out, " ", (size_t)(3 + 2 * (depth - 1)));
+}
+
+/* A value or "-" when unknown (None in Python). */
+static void value(sp_tbuf *out, int known, double v, const char *fmt) {
+    if (!known || isnan(v))
+        sp_tbuf_append(out, "-");
+    else
+        sp_tbuf_printf(out, fmt, v);
+}
+
+static void region_cell(sp_tbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
+    sp_format_tree_prefix(out, r->depth, ctx->ascii);
+    sp_tbuf_append(out, r->name);
+    if (r->recursive) sp_tbuf_append(out, ctx->ascii ? " (r)" : " \xe2\x86\xbb");
+    if (ctx->inline_count && r->calls != 1) {
+        sp_tbuf_append(out, " (");
+        sp_format_count(out, r->calls);
+        sp_tbuf_append(out, "x)");
+    }
+}
+
+static void percent_cell(sp_tbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
+    int has = 0;
+    double v = 0;
+    if (ctx->exclusive_mode) {
+        if (!strcmp(r->name, SESSION_REGION))
+            has = r->has_timing, v = r->total;
+        else
+            has = r->has_exclusive, v = r->exclusive;
+    } else {
+        has = r->calls > 0, v = r->coverage; /* no calls: coverage is None */
+    }
+    sp_format_pct(out, has, v, ctx->rows->has_session_total, ctx->rows->session_total);
+}
+
+void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+                   const sp_cell_context *ctx) {
+    switch (c) {
+    case SP_COL_REGION:
+        region_cell(out, r, ctx);
+        break;
+    case SP_COL_RANKS:
+        sp_tbuf_printf(out, "%" PRIu64, r->num_ranks);
+        break;
+    case SP_COL_CALLS:
+        sp_format_count(out, r->calls);
+        break;
+    case SP_COL_TOTAL:
+        indent(out, r->depth);
+        value(out, r->has_timing, r->total, "%.6f");
+        break;
+    case SP_COL_PERCENT:
+        indent(out, r->depth);
+        percent_cell(out, r, ctx);
+        break;
+    case SP_COL_PARENT_PERCENT:
+        indent(out, r->depth);
+        sp_format_pct(out, r->calls > 0, r->coverage, r->has_parent_coverage, r->parent_coverage);
+        break;
+    case SP_COL_AVG:
+        indent(out, r->depth);
+        value(out, r->has_timing, r->avg, "%.3e");
+        break;
+    case SP_COL_MIN:
+        value(out, r->has_timing, r->min, "%.3f");
+        break;
+    case SP_COL_MAX:
+        value(out, r->has_timing, r->max, "%.3f");
+        break;
+    case SP_COL_FIRST:
+        value(out, r->has_first_last, r->first, "%.3f");
+        break;
+    case SP_COL_LAST:
+        value(out, r->has_first_last, r->last, "%.3f");
+        break;
+    case SP_COL_STD:
+        value(out, r->has_timing, r->std, "%.3f");
+        break;
+    case SP_COL_P50:
+        value(out, r->has_timing, r->p50, "%.3f");
+        break;
+    case SP_COL_P95:
+        value(out, r->has_timing, r->p95, "%.3f");
+        break;
+    case SP_COL_P99:
+        value(out, r->has_timing, r->p99, "%.3f");
+        break;
+    case SP_COL_IMBALANCE:
+        value(out, r->has_imbalance, r->imbalance, "%.2f");
+        break;
+    case SP_COL_COUNT_:
+        break;
+    }
+}
+
+void sp_table_own_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+                       const sp_cell_context *ctx) {
+    int d = r->depth + 1;
+    switch (c) {
+    case SP_COL_REGION:
+        sp_format_tree_prefix(out, d, ctx->ascii);
+        sp_tbuf_append(out, "(own)");
+        break;
+    case SP_COL_TOTAL:
+        indent(out, d);
+        value(out, r->has_exclusive, r->exclusive, "%.6f");
+        break;
+    case SP_COL_AVG:
+        indent(out, d);
+        value(out, r->has_exclusive && r->calls > 0,
+              r->calls > 0 ? r->exclusive / (double)r->calls : 0.0, "%.3e");
+        break;
+    case SP_COL_PERCENT:
+        indent(out, d);
+        sp_format_pct(out, r->has_exclusive, r->exclusive, ctx->rows->has_session_total,
+                      ctx->rows->session_total);
+        break;
+    case SP_COL_PARENT_PERCENT:
+        indent(out, d);
+        sp_format_pct(out, r->has_exclusive, r->exclusive, r->calls > 0, r->coverage);
+        break;
+    default:
+        break;
+    }
+}

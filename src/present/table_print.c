@@ -1,0 +1,106 @@
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "present/table.h"
+
+/* The text of every cell, row-major, "(own)" rows included. */
+typedef struct cell_grid {
+    char **cells;
+    size_t nrows;
+    size_t size; /* allocated cells */
+} cell_grid;
+
+static void grid_free(cell_grid *g) {
+    if (g->cells)
+        for (size_t i = 0; i < g->size; i++)
+            free(g->cells[i]);
+    free(g->cells);
+}
+
+static int grid_fill(cell_grid *g, const sp_table_rows *rows, const sp_table_column *cols,
+                     size_t ncols, const sp_cell_context *ctx) {
+    size_t lines = rows->count;
+    for (size_t i = 0; i < rows->count; i++)
+        lines += rows->rows[i].has_children ? 1 : 0;
+    g->nrows = 0;
+    g->cells = calloc(lines * ncols + 1, sizeof *g->cells);
+    if (!g->cells) return 0;
+    g->size = lines * ncols;
+    for (size_t i = 0; i < rows->count; i++) {
+        const sp_table_row *r = &rows->rows[i];
+        for (int own = 0; own <= (r->has_children ? 1 : 0); own++) {
+            for (size_t j = 0; j < ncols; j++) {
+                sp_tbuf b = SP_TBUF_INIT;
+                if (own)
+                    sp_table_own_cell(&b, r, cols[j], ctx);
+                else
+                    sp_table_cell(&b, r, cols[j], ctx);
+                char *text = sp_tbuf_take(&b);
+                if (!text) return 0;
+                g->cells[g->nrows * ncols + j] = text;
+            }
+            g->nrows++;
+        }
+    }
+    return 1;
+}
+
+sp_status sp_table_format_text(sp_tbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
+                               sp_error *err) {
+    if (!rows->count) {
+        if (fmt->title && *fmt->title) {
+            sp_tbuf_append(out, fmt->title);
+            sp_tbuf_putc(out, '\n');
+        }
+        sp_tbuf_append(out, "  (no regions recorded)\n");
+        goto done;
+    }
+    sp_table_column defaults[3];
+    const sp_table_column *cols = fmt->columns;
+    size_t ncols = fmt->num_columns;
+    if (!cols) {
+        ncols = sp_table_columns_default(rows, defaults);
+        cols = defaults;
+    }
+    sp_cell_context ctx = {rows, fmt->exclusive_mode, 1, fmt->ascii};
+    for (size_t j = 0; j < ncols; j++)
+        if (cols[j] == SP_COL_CALLS) ctx.inline_count = 0;
+
+    const char **headers = malloc((ncols ? ncols : 1) * sizeof *headers);
+    cell_grid grid = {NULL, 0, 0};
+    if (!headers || !grid_fill(&grid, rows, cols, ncols, &ctx)) {
+        free(headers);
+        grid_free(&grid);
+        out->failed = 1;
+        goto done;
+    }
+    for (size_t j = 0; j < ncols; j++)
+        headers[j] = sp_table_column_header(cols[j]);
+    sp_table_layout(out, headers, ncols, (const char *const *)grid.cells, grid.nrows, fmt->ascii);
+    free(headers);
+    grid_free(&grid);
+    if (!fmt->suppress_notes) {
+        sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL, fmt->file_path,
+                                 fmt->exclusive_mode, fmt->ascii};
+        sp_tbuf_putc(out, '\n');
+        sp_notes_box(out, rows, &nctx);
+    }
+    sp_tbuf_putc(out, '\n');
+done:
+    if (sp_tbuf_failed(out))
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY,
+                            "cannot format the summary table: out of memory");
+    return SP_OK;
+}
+
+sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,
+                         sp_error *err) {
+    sp_tbuf text = SP_TBUF_INIT;
+    sp_status st = sp_table_format_text(&text, rows, fmt, err);
+    if (st == SP_OK) {
+        if (fwrite(text.data, 1, text.len, out) != text.len || fflush(out) != 0)
+            st = sp_error_set(err, SP_ERR_IO, "cannot print the summary table: write error");
+    }
+    sp_tbuf_free(&text);
+    return st;
+}
