@@ -4,14 +4,15 @@
 #ifndef SP_ANALYSIS_RESULTS_MODEL_H
 #define SP_ANALYSIS_RESULTS_MODEL_H
 
+#include "common/visibility.h"
 #include "model/model.h"
 
 /* Wraps a model into a results object. The model's contents move into the
  * results (m is left zeroed) whether or not this succeeds; NULL with err set
  * when out of memory. */
-sp_results *sp_results_adopt(sp_model *m, sp_error *err);
+SP_INTERNAL_API sp_results *sp_results_adopt(sp_model *m, sp_error *err);
 
 /* The model behind a results object. */
-const sp_model *sp_results_model(const sp_results *r);
+SP_INTERNAL_API const sp_model *sp_results_model(const sp_results *r);
 
 #endif

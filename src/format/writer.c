@@ -20,7 +20,8 @@ struct sp_writer {
     char *tmp_path;
     hid_t file;
     uint64_t total_events;
-    uint64_t written_events; /* events handed to sp_writer_append so far */
+    uint64_t announced_events; /* sum of the counts of the rows added so far */
+    uint64_t written_events;   /* events streamed so far */
     uint64_t flushed_events; /* events already in the file */
     hid_t ds_starts, ds_durations, ds_threads;
     /* One chunk's worth of events waiting to be written. */
@@ -29,6 +30,15 @@ struct sp_writer {
     /* The index, written at commit. */
     sp_model_row *rows;
     size_t num_rows, max_rows;
+    /* Where the next streamed event goes: row, events left in it, previous start. */
+    size_t stream_row;
+    uint64_t stream_left;
+    int64_t stream_previous;
+    /* Optional tables, written at commit. */
+    sp_thread_info *threads;
+    size_t num_threads;
+    sp_clock_offset *offsets;
+    size_t num_offsets;
     int io_errno; /* first failed write, from the guarded driver */
     H5E_auto2_t saved_handler;
     void *saved_data;
@@ -60,6 +70,12 @@ static void free_rows(sp_writer *w) {
     w->num_rows = 0;
 }
 
+static void free_tables(sp_writer *w) {
+    for (size_t i = 0; i < w->num_threads; i++) free(w->threads[i].name);
+    free(w->threads);
+    free(w->offsets);
+}
+
 static void release(sp_writer *w) {
     if (w->ds_starts >= 0) H5Dclose(w->ds_starts);
     if (w->ds_durations >= 0) H5Dclose(w->ds_durations);
@@ -67,6 +83,7 @@ static void release(sp_writer *w) {
     if (w->file >= 0) H5Fclose(w->file);
     H5Eset_auto2(H5E_DEFAULT, w->saved_handler, w->saved_data);
     free_rows(w);
+    free_tables(w);
     free(w->stage_deltas);
     free(w->stage_durations);
     free(w->stage_threads);
@@ -220,26 +237,65 @@ static sp_status flush_stage(sp_writer *w, sp_error *err) {
     return SP_OK;
 }
 
-static sp_status keep_row(sp_writer *w, const sp_model_row *row, uint64_t offset, sp_error *err) {
+static sp_status out_of_memory(sp_writer *w, sp_error *err) {
+    return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", w->path);
+}
+
+static sp_status keep_row(sp_writer *w, const sp_model_row *row, sp_error *err) {
     if (w->num_rows == w->max_rows) {
         size_t max = w->max_rows ? w->max_rows * 2 : 64;
         sp_model_row *grown = realloc(w->rows, max * sizeof *grown);
-        if (!grown)
-            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory",
-                                w->path);
+        if (!grown) return out_of_memory(w, err);
         w->rows = grown;
         w->max_rows = max;
     }
     sp_model_row *copy = &w->rows[w->num_rows];
     *copy = *row;
-    copy->offset = offset;
+    copy->offset = w->announced_events;
     copy->source_file = sp_strdup(row->source_file);
     copy->source_text = sp_strdup(row->source_text);
     copy->tags = sp_strdup(row->tags ? row->tags : "[]");
     copy->event_metadata = sp_strdup(row->event_metadata ? row->event_metadata : "[]");
     w->num_rows++;
+    w->announced_events += row->count;
     if (!copy->source_file || !copy->source_text || !copy->tags || !copy->event_metadata)
-        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", w->path);
+        return out_of_memory(w, err);
+    return SP_OK;
+}
+
+sp_status sp_writer_add_rows(sp_writer *w, const sp_model_row *rows, size_t num_rows,
+                             sp_error *err) {
+    for (size_t r = 0; r < num_rows; r++) {
+        if (rows[r].count > w->total_events - w->announced_events)
+            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                                "cannot write %s: more events than announced", w->path);
+        sp_status st = keep_row(w, &rows[r], err);
+        if (st) return st;
+    }
+    return SP_OK;
+}
+
+sp_status sp_writer_add_events(sp_writer *w, const int64_t *starts, const int64_t *durations,
+                               const int64_t *thread_ids, size_t n, sp_error *err) {
+    if (n > w->announced_events - w->written_events)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                            "cannot write %s: events beyond the rows added", w->path);
+    for (size_t i = 0; i < n; i++) {
+        int first = 0;
+        while (w->stream_left == 0) { /* the next row with calls */
+            w->stream_left = w->rows[w->stream_row++].count;
+            first = 1;
+        }
+        /* start_deltas: a row's first start is absolute, then differences (FORMAT.md 2.1) */
+        w->stage_deltas[w->staged] = first ? starts[i] : starts[i] - w->stream_previous;
+        w->stream_previous = starts[i];
+        w->stream_left--;
+        w->stage_durations[w->staged] = durations[i];
+        if (w->stage_threads) w->stage_threads[w->staged] = thread_ids ? thread_ids[i] : 0;
+        sp_status st;
+        if (++w->staged == EVENT_CHUNK_ELEMENTS && (st = flush_stage(w, err))) return st;
+    }
+    w->written_events += n;
     return SP_OK;
 }
 
@@ -248,22 +304,12 @@ sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_ro
                            const int64_t *thread_ids, sp_error *err) {
     for (size_t r = 0; r < num_rows; r++) {
         const sp_model_row *row = &rows[r];
-        if (row->count > w->total_events - w->written_events)
-            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
-                                "cannot write %s: more events than announced", w->path);
-        sp_status st = keep_row(w, row, w->written_events, err);
+        sp_status st = sp_writer_add_rows(w, row, 1, err);
+        if (!st)
+            st = sp_writer_add_events(w, starts + row->offset, durations + row->offset,
+                                      thread_ids ? thread_ids + row->offset : NULL, row->count,
+                                      err);
         if (st) return st;
-        /* start_deltas: the first call's absolute start, then differences (FORMAT.md 2.1). */
-        int64_t previous = 0;
-        for (uint64_t i = 0; i < row->count; i++) {
-            uint64_t e = row->offset + i;
-            w->stage_deltas[w->staged] = i == 0 ? starts[e] : starts[e] - previous;
-            previous = starts[e];
-            w->stage_durations[w->staged] = durations[e];
-            if (w->stage_threads) w->stage_threads[w->staged] = thread_ids ? thread_ids[e] : -1;
-            if (++w->staged == EVENT_CHUNK_ELEMENTS && (st = flush_stage(w, err))) return st;
-        }
-        w->written_events += row->count;
     }
     return SP_OK;
 }
@@ -343,8 +389,9 @@ static int write_index(sp_writer *w, hid_t group) {
     return rc;
 }
 
-sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
-                                sp_error *err) {
+static int write_threads(sp_writer *w) {
+    const sp_thread_info *threads = w->threads;
+    size_t count = w->num_threads;
     hid_t group = H5Gcreate2(w->file, "thread_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = group >= 0 ? 0 : -1;
     uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
@@ -387,11 +434,27 @@ sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, siz
     free(daemon);
     free(names);
     if (group >= 0 && H5Gclose(group) < 0) rc = -1;
-    return rc < 0 ? hdf5_failure(w, err, "/thread_table") : SP_OK;
+    return rc;
 }
 
-sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
-                                      sp_error *err) {
+sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
+                                sp_error *err) {
+    sp_thread_info *grown = realloc(w->threads, (w->num_threads + count + 1) * sizeof *grown);
+    if (!grown) return out_of_memory(w, err);
+    w->threads = grown;
+    for (size_t i = 0; i < count; i++) {
+        sp_thread_info *t = &w->threads[w->num_threads];
+        *t = threads[i];
+        t->name = sp_strdup(threads[i].name);
+        if (!t->name) return out_of_memory(w, err);
+        w->num_threads++;
+    }
+    return SP_OK;
+}
+
+static int write_clock_offsets(sp_writer *w) {
+    const sp_clock_offset *offsets = w->offsets;
+    size_t count = w->num_offsets;
     hid_t group = H5Gcreate2(w->file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t sub = group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT,
                                         H5P_DEFAULT)
@@ -417,12 +480,23 @@ sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offse
     free(values);
     if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
     if (group >= 0 && H5Gclose(group) < 0) rc = -1;
-    return rc < 0 ? hdf5_failure(w, err, "/scope_profiler_c/clock_offsets") : SP_OK;
+    return rc;
+}
+
+sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
+                                      sp_error *err) {
+    free(w->offsets);
+    w->num_offsets = 0;
+    w->offsets = malloc((count ? count : 1) * sizeof *w->offsets);
+    if (!w->offsets) return out_of_memory(w, err);
+    memcpy(w->offsets, offsets, count * sizeof *offsets);
+    w->num_offsets = count;
+    return SP_OK;
 }
 
 sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
     sp_status st = flush_stage(w, err);
-    if (!st && w->written_events != w->total_events)
+    if (!st && (w->written_events != w->total_events || w->announced_events != w->total_events))
         st = sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
                           "cannot write %s: fewer events than announced", w->path);
     if (!st) {
@@ -431,6 +505,9 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
                                  H5P_DEFAULT);
         int rc = group >= 0 ? write_index(w, group) : -1;
         if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+        /* FORMAT.md: /thread_table only in files whose calls carry thread ids */
+        if (rc == 0 && w->ds_threads >= 0 && w->num_threads) rc = write_threads(w);
+        if (rc == 0 && w->num_offsets) rc = write_clock_offsets(w);
         if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");
     }
     if (!st) {

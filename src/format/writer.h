@@ -7,6 +7,7 @@
 #ifndef SP_FORMAT_WRITER_H
 #define SP_FORMAT_WRITER_H
 
+#include "common/visibility.h"
 #include <stdint.h>
 
 #include "model/model.h"
@@ -27,39 +28,52 @@ typedef struct sp_writer sp_writer;
  * length; has_thread_ids adds /events/thread_ids. Errors: SP_ERR_NO_DIRECTORY,
  * SP_ERR_PERMISSION, SP_ERR_DISK_FULL, SP_ERR_IO, SP_ERR_HDF5.
  */
-sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thread_ids,
-                            const sp_write_options *options, sp_error *err);
+SP_INTERNAL_API sp_writer *sp_writer_create(const char *path, uint64_t total_events,
+                                            int has_thread_ids, const sp_write_options *options,
+                                            sp_error *err);
 
 /* The region table (region ids index it). */
-sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count, sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count,
+                                                sp_error *err);
 
 /* /metadata attributes, in order. */
-sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t count,
-                                 sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta,
+                                                 size_t count, sp_error *err);
 
 /*
  * Appends rows and their events: row i's events are starts/durations
  * [rows[i].offset, rows[i].offset + rows[i].count) of the given arrays
  * (thread_ids may be NULL). The rows' offsets in the file are assigned here.
  */
-sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_rows,
-                           const int64_t *starts, const int64_t *durations,
-                           const int64_t *thread_ids, sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_rows,
+                                           const int64_t *starts, const int64_t *durations,
+                                           const int64_t *thread_ids, sp_error *err);
 
-/* Optional tables. */
-sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
-                                sp_error *err);
-sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
-                                      sp_error *err);
+/* Streaming: rows first (their offsets are assigned in order), then their
+ * events in row order, in as many pieces as convenient (thread_ids may be
+ * NULL: thread 0). sp_writer_append() is both for rows whose events are
+ * slices [offset, offset + count) of the given arrays. */
+SP_INTERNAL_API sp_status sp_writer_add_rows(sp_writer *w, const sp_model_row *rows,
+                                             size_t num_rows, sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_add_events(sp_writer *w, const int64_t *starts,
+                                               const int64_t *durations, const int64_t *thread_ids,
+                                               size_t n, sp_error *err);
+
+/* Optional tables, written at commit: threads accumulate over calls (the table
+ * is written only when the file has thread ids); clock offsets replace. */
+SP_INTERNAL_API sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads,
+                                                size_t count, sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets,
+                                                      size_t count, sp_error *err);
 
 /* Writes the index, closes, syncs and renames into place. Frees w either way. */
-sp_status sp_writer_commit(sp_writer *w, sp_error *err);
+SP_INTERNAL_API sp_status sp_writer_commit(sp_writer *w, sp_error *err);
 
 /* Discards the temporary file. Frees w. */
-void sp_writer_abort(sp_writer *w);
+SP_INTERNAL_API void sp_writer_abort(sp_writer *w);
 
 /* Writes a whole model in one go. */
-sp_status sp_write_model(const sp_model *m, const char *path, const sp_write_options *options,
-                         sp_error *err);
+SP_INTERNAL_API sp_status sp_write_model(const sp_model *m, const char *path,
+                                         const sp_write_options *options, sp_error *err);
 
 #endif

@@ -11,6 +11,7 @@
 #ifndef SP_MODEL_MODEL_H
 #define SP_MODEL_MODEL_H
 
+#include "common/visibility.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,8 +35,8 @@ typedef struct sp_row_stats {
 typedef struct sp_model_row {
     uint32_t region; /* index into sp_model.region_names */
     uint32_t rank;
-    uint64_t offset; /* first event in the event columns */
-    uint64_t count;  /* number of calls */
+    uint64_t offset;         /* first event in the event columns */
+    uint64_t count;          /* number of calls */
     int64_t source_line;     /* -1 = unknown */
     int64_t exclusive_total; /* -1 = not computed */
     char *source_file;       /* owned, never NULL ("" = unknown) */
@@ -58,8 +59,8 @@ typedef struct sp_meta_entry {
     sp_meta_type type;
     int64_t i;
     double f;
-    char *s;      /* SP_META_STRING */
-    char **list;  /* SP_META_STRING_LIST */
+    char *s;     /* SP_META_STRING */
+    char **list; /* SP_META_STRING_LIST */
     size_t list_len;
 } sp_meta_entry;
 
@@ -114,29 +115,30 @@ typedef struct sp_model {
 } sp_model;
 
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */
-void sp_model_clear(sp_model *m);
+SP_INTERNAL_API void sp_model_clear(sp_model *m);
 
 /* String helpers: an owned copy ("" for NULL); NULL only when out of memory. */
-char *sp_strdup(const char *s);
+SP_INTERNAL_API char *sp_strdup(const char *s);
 
 /* Appends metadata; the key/value are copied. Replaces an existing key in place. */
-sp_status sp_model_meta_int(sp_model *m, const char *key, int64_t value);
-sp_status sp_model_meta_float(sp_model *m, const char *key, double value);
-sp_status sp_model_meta_string(sp_model *m, const char *key, const char *value);
-sp_status sp_model_meta_list(sp_model *m, const char *key, const char *const *values, size_t n);
+SP_INTERNAL_API sp_status sp_model_meta_int(sp_model *m, const char *key, int64_t value);
+SP_INTERNAL_API sp_status sp_model_meta_float(sp_model *m, const char *key, double value);
+SP_INTERNAL_API sp_status sp_model_meta_string(sp_model *m, const char *key, const char *value);
+SP_INTERNAL_API sp_status sp_model_meta_list(sp_model *m, const char *key,
+                                             const char *const *values, size_t n);
 
 /* The entry for key, or NULL. */
-const sp_meta_entry *sp_model_meta_find(const sp_model *m, const char *key);
+SP_INTERNAL_API const sp_meta_entry *sp_model_meta_find(const sp_model *m, const char *key);
 
 /* Computes a row's summary statistics from its events (count must be > 0). */
-void sp_row_stats_compute(sp_row_stats *st, const int64_t *starts, const int64_t *durations,
-                          uint64_t count);
+SP_INTERNAL_API void sp_row_stats_compute(sp_row_stats *st, const int64_t *starts,
+                                          const int64_t *durations, uint64_t count);
 
 /*
  * Checks FORMAT.md's index invariants: region ids in range, rows of one rank
  * consecutive, offsets the running sum of counts, slices inside the event
  * columns and covering them. Fills err naming `what` (usually the path).
  */
-sp_status sp_model_check_index(const sp_model *m, const char *what, sp_error *err);
+SP_INTERNAL_API sp_status sp_model_check_index(const sp_model *m, const char *what, sp_error *err);
 
 #endif

@@ -22,6 +22,9 @@ typedef struct calibration_point {
 } calibration_point;
 
 static calibration_point first_point, second_point;
+/* SCOPE_PROFILER_TEST_CLOCK_SHIFT_NS: moves this process's timeline, to test
+ * the MPI clock alignment on one node. */
+static int64_t test_shift_ns;
 /* ns per tick as a 32.32 fixed-point number (exact to 2^-32 ns per tick). */
 static uint64_t ns_per_tick_q32 = (uint64_t)1 << 32;
 
@@ -102,6 +105,8 @@ void sp_clock_start(sp_clock_source requested) {
         sp_clock_uses_tsc = sp_clock_tsc_usable(1, &why);
         break;
     }
+    const char *shift = getenv("SCOPE_PROFILER_TEST_CLOCK_SHIFT_NS");
+    test_shift_ns = shift ? strtoll(shift, NULL, 10) : 0;
     ns_per_tick_q32 = (uint64_t)1 << 32;
     first_point = read_point();
     second_point = first_point;
@@ -120,13 +125,15 @@ void sp_clock_stop(void) {
 }
 
 int64_t sp_clock_to_ns(uint64_t ticks) {
-    if (!sp_clock_uses_tsc) return (int64_t)ticks;
+    if (!sp_clock_uses_tsc) return (int64_t)ticks + test_shift_ns;
     /* Ticks before the first point give a negative offset; keep the arithmetic signed. */
     __int128 delta = (__int128)(int64_t)(ticks - first_point.ticks);
     __int128 scaled = delta * (__int128)ns_per_tick_q32;
     /* Round to nearest: add half before the arithmetic shift. */
-    return first_point.ns + (int64_t)((scaled + ((__int128)1 << 31)) >> 32);
+    return first_point.ns + test_shift_ns + (int64_t)((scaled + ((__int128)1 << 31)) >> 32);
 }
+
+int64_t sp_internal_clock_now_ns(void) { return sp_clock_monotonic_ns() + test_shift_ns; }
 
 const char *sp_clock_name(void) { return sp_clock_uses_tsc ? "tsc" : "monotonic"; }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "common/visibility.h"
 #include "scope_profiler.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -53,6 +54,10 @@ void sp_clock_stop(void);
 
 /* Maps raw ticks onto CLOCK_MONOTONIC nanoseconds (valid after sp_clock_stop()). */
 int64_t sp_clock_to_ns(uint64_t ticks);
+
+/* CLOCK_MONOTONIC now, on the same timeline as converted timestamps (the
+ * test shift included): for the MPI clock alignment. */
+SP_INTERNAL_API int64_t sp_internal_clock_now_ns(void);
 
 /* "tsc" or "monotonic". */
 const char *sp_clock_name(void);

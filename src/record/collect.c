@@ -264,7 +264,8 @@ sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect
         row->has_stats = 1;
         offset += n;
     }
-    st = num_threads > 1 ? fill_thread_table(m, threads, num_threads, rank, finalize_ns) : SP_OK;
+    /* The table is always filled; writers store it only with thread ids (several threads). */
+    st = num_threads ? fill_thread_table(m, threads, num_threads, rank, finalize_ns) : SP_OK;
 done:
     free(scratch);
     free(only_thread);

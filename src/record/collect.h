@@ -2,7 +2,8 @@
  * Turns the threads' buffers into the columnar model at finalize: one row
  * per region with completed calls (rank 0), calls of all threads merged in
  * start order, ticks converted to CLOCK_MONOTONIC nanoseconds. Open and
- * dropped calls are left out and reported on stderr.
+ * dropped calls are left out and reported on stderr. The thread table is
+ * always filled; thread ids only when several threads recorded calls.
  */
 #ifndef SP_RECORD_COLLECT_H
 #define SP_RECORD_COLLECT_H

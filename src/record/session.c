@@ -43,7 +43,7 @@ sp_status sp_setup(const sp_options *options) {
             state = SP_SESSION_DISABLED;
         } else {
             sp_clock_start(config.clock);
-            start_ns = sp_clock_monotonic_ns();
+            start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
             __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
         }
@@ -65,7 +65,7 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
         return s == SP_SESSION_DISABLED ? SP_OK : SP_ERR_NOT_ACTIVE;
     }
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
-    out->finalize_ns = sp_clock_monotonic_ns();
+    out->finalize_ns = sp_internal_clock_now_ns();
     out->start_ns = start_ns;
     out->config = config; /* moves the strings */
     memset(&config, 0, sizeof config);
@@ -98,7 +98,7 @@ sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size,
 }
 
 /* ${TMPDIR:-/tmp}/<name>.<pid>.h5, where the data goes when the target fails. */
-static char *fallback_path(const char *path) {
+char *sp_internal_fallback_path(const char *path) {
     const char *dir = getenv("TMPDIR");
     if (!dir || !*dir) dir = "/tmp";
     char *copy = strdup(path);
@@ -120,7 +120,7 @@ sp_status sp_internal_session_write(const sp_session_data *data, const sp_model 
     if (st == SP_OK) return SP_OK;
     fprintf(stderr, "scope-profiler: %s\n", err.message);
     if (st == SP_ERR_OUT_OF_MEMORY) return st;
-    char *fallback = fallback_path(data->config.file_path);
+    char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&
         sp_write_model(model, fallback, &wo, &err2) == SP_OK)
@@ -134,6 +134,10 @@ sp_status sp_internal_session_write(const sp_session_data *data, const sp_model 
 
 /* Hook for the end-of-run table (set by the analysis layer when linked). */
 sp_status sp_internal_print_run_summary(const sp_results *results, FILE *out);
+
+sp_status sp_internal_print_summary(const sp_results *results, FILE *out) {
+    return sp_internal_print_run_summary(results, out);
+}
 
 sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
                                      const sp_finalize_options *options) {
@@ -168,7 +172,18 @@ void sp_internal_session_end(sp_session_data *data) {
     pthread_mutex_unlock(&session_lock);
 }
 
+static sp_finalize_hook finalize_hook;
+
+void sp_internal_set_finalize_hook(sp_finalize_hook hook) {
+    __atomic_store_n(&finalize_hook, hook, __ATOMIC_RELEASE);
+}
+
 sp_status sp_finalize(const sp_finalize_options *options) {
+    sp_finalize_hook hook = __atomic_load_n(&finalize_hook, __ATOMIC_ACQUIRE);
+    return hook ? hook(options) : sp_internal_finalize_serial(options);
+}
+
+sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
     if (options && options->results) *options->results = NULL;
     sp_session_state s = sp_internal_session_state();
     if (s == SP_SESSION_NONE) return SP_ERR_NOT_ACTIVE;

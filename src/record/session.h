@@ -6,15 +6,12 @@
 #ifndef SP_RECORD_SESSION_H
 #define SP_RECORD_SESSION_H
 
+#include "common/visibility.h"
+#include <stdio.h>
+
 #include "model/model.h"
 #include "record/collect.h"
 #include "record/config.h"
-
-#if defined(__GNUC__)
-#define SP_INTERNAL_API __attribute__((visibility("default")))
-#else
-#define SP_INTERNAL_API
-#endif
 
 typedef enum sp_session_state {
     SP_SESSION_NONE = 0, /* never set up, or finalized */
@@ -46,10 +43,23 @@ SP_INTERNAL_API sp_status sp_internal_session_describe(sp_session_data *data, in
 SP_INTERNAL_API sp_status sp_internal_session_write(const sp_session_data *data,
                                                     const sp_model *model);
 
+/* ${TMPDIR:-/tmp}/NAME.PID.h5: where a profile goes when its target fails (malloc'ed). */
+SP_INTERNAL_API char *sp_internal_fallback_path(const char *path);
+
 /* Prints the end-of-run summary of a written profile unless quiet, and hands
  * the results out when asked. Takes the model's contents. */
 SP_INTERNAL_API sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
                                                      const sp_finalize_options *options);
+
+/* sp_finalize() for this process alone (what it does without the MPI library). */
+SP_INTERNAL_API sp_status sp_internal_finalize_serial(const sp_finalize_options *options);
+
+/* The MPI library routes sp_finalize() through its own collective version. */
+typedef sp_status (*sp_finalize_hook)(const sp_finalize_options *options);
+SP_INTERNAL_API void sp_internal_set_finalize_hook(sp_finalize_hook hook);
+
+/* The end-of-run table of a results object (what sp_finalize prints). */
+SP_INTERNAL_API sp_status sp_internal_print_summary(const sp_results *results, FILE *out);
 
 /* Frees the data and returns to SP_SESSION_NONE. */
 SP_INTERNAL_API void sp_internal_session_end(sp_session_data *data);

@@ -1,0 +1,284 @@
+/*
+ * The MPI session: sp_mpi_setup() and the collective sp_finalize().
+ *
+ * Finalize, in order: every rank stops recording and collects its calls;
+ * the ranks make sure all of them arrived (with a deadline, so that a rank
+ * that never comes cannot hang the others: they then save per-rank files);
+ * rank 0 measures the clock offsets, gathers host names and region names,
+ * creates the file and appends each rank's rows and calls in rank order;
+ * everybody learns the outcome; if the shared file could not be written,
+ * every rank saves its own calls to a per-rank file, so nothing is lost.
+ */
+#include <scope_profiler_mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/results_model.h"
+#include "common/error.h"
+#include "format/writer.h"
+#include "mpi/clock_sync.h"
+#include "mpi/deadline.h"
+#include "mpi/rank_file.h"
+#include "mpi/rank_stream.h"
+#include "mpi/region_union.h"
+#include "record/session.h"
+
+/* The profiling communicator and the offsets measured at setup (rank 0). */
+static MPI_Comm profiling_comm = MPI_COMM_NULL;
+static int64_t *setup_offsets, *setup_uncertainty;
+static int setup_size;
+
+static int mpi_running(void) {
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    return initialized && !finalized;
+}
+
+static MPI_Comm session_comm(void) {
+    return profiling_comm != MPI_COMM_NULL ? profiling_comm : MPI_COMM_WORLD;
+}
+
+int sp_mpi_rank(void) {
+    int rank = 0;
+    if (mpi_running()) MPI_Comm_rank(session_comm(), &rank);
+    return rank;
+}
+
+static void forget_setup_offsets(void) {
+    free(setup_offsets);
+    free(setup_uncertainty);
+    setup_offsets = setup_uncertainty = NULL;
+    setup_size = 0;
+}
+
+sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
+    if (!mpi_running()) {
+        fprintf(stderr, "scope-profiler: sp_mpi_setup() needs MPI to be initialized (call "
+                        "MPI_Init first)\n");
+        return SP_ERR_MPI;
+    }
+    if (sp_internal_session_state() != SP_SESSION_NONE) return SP_ERR_ALREADY_ACTIVE;
+    if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
+    if (MPI_Comm_dup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &profiling_comm) !=
+        MPI_SUCCESS)
+        return SP_ERR_MPI;
+    sp_status st = sp_setup(options);
+    if (st) return st;
+    int rank, size;
+    MPI_Comm_rank(profiling_comm, &rank);
+    MPI_Comm_size(profiling_comm, &size);
+    forget_setup_offsets();
+    if (rank == 0) {
+        setup_offsets = calloc((size_t)size, sizeof *setup_offsets);
+        setup_uncertainty = calloc((size_t)size, sizeof *setup_uncertainty);
+    }
+    int ok = rank != 0 || (setup_offsets && setup_uncertainty);
+    /* the alignment at setup is optional: without it finalize's estimate is used alone */
+    if (sp_mpi_clock_sync(profiling_comm, rank, size, setup_offsets, setup_uncertainty) ==
+            MPI_SUCCESS &&
+        ok)
+        setup_size = size;
+    return SP_OK;
+}
+
+/* Offsets at finalize, averaged with setup's when both exist: the clocks may
+ * drift apart over a long run; their disagreement widens the uncertainty. */
+static sp_clock_offset *clock_offsets(MPI_Comm comm, int rank, int size) {
+    int64_t *offset = NULL, *uncertainty = NULL;
+    sp_clock_offset *out = NULL;
+    if (rank == 0) {
+        offset = calloc((size_t)size, sizeof *offset);
+        uncertainty = calloc((size_t)size, sizeof *uncertainty);
+        out = calloc((size_t)size, sizeof *out);
+    }
+    int rc = sp_mpi_clock_sync(comm, rank, size, offset, uncertainty);
+    if (rank == 0 && rc == MPI_SUCCESS && offset && uncertainty && out) {
+        for (int r = 0; r < size; r++) {
+            out[r].rank = (uint32_t)r;
+            out[r].offset_ns = offset[r];
+            out[r].uncertainty_ns = uncertainty[r];
+            if (setup_size == size && r > 0) {
+                int64_t a = setup_offsets[r], b = offset[r];
+                int64_t u = setup_uncertainty[r] > uncertainty[r] ? setup_uncertainty[r]
+                                                                  : uncertainty[r];
+                out[r].offset_ns = a + (b - a) / 2;
+                out[r].uncertainty_ns = u + (b > a ? b - a : a - b) / 2;
+            }
+        }
+    } else {
+        free(out);
+        out = NULL;
+    }
+    free(offset);
+    free(uncertainty);
+    return out;
+}
+
+static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Distinct host names over the ranks (rank 0 only; others get 0). */
+static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
+    char mine[MPI_MAX_PROCESSOR_NAME] = "";
+    int length = 0;
+    MPI_Get_processor_name(mine, &length);
+    char *all = rank == 0 ? calloc((size_t)size, MPI_MAX_PROCESSOR_NAME) : NULL;
+    int rc = MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME,
+                        MPI_CHAR, 0, comm);
+    if (rank != 0) return 0;
+    if (!all || rc != MPI_SUCCESS) {
+        free(all);
+        return 1;
+    }
+    qsort(all, (size_t)size, MPI_MAX_PROCESSOR_NAME, compare_names);
+    int64_t nodes = size > 0;
+    for (int r = 1; r < size; r++)
+        nodes += strcmp(all + (size_t)r * MPI_MAX_PROCESSOR_NAME,
+                        all + (size_t)(r - 1) * MPI_MAX_PROCESSOR_NAME) != 0;
+    free(all);
+    return nodes;
+}
+
+/* Everyone arrives, then everyone confirms it is going on; either step may time out. */
+static int all_ranks_present(MPI_Comm comm, double timeout) {
+    MPI_Request req;
+    if (MPI_Ibarrier(comm, &req) != MPI_SUCCESS || !sp_mpi_wait_deadline(&req, timeout)) return 0;
+    int mine = 1, all = 0;
+    if (MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
+        !sp_mpi_wait_deadline(&req, timeout))
+        return 0;
+    return all == 1;
+}
+
+/* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR). */
+static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads,
+                                sp_error *err) {
+    sp_write_options wo = {data->config.compression, data->config.compression_level};
+    sp_writer *w = sp_writer_create(data->config.file_path, total, threads, &wo, err);
+    if (w) return w;
+    fprintf(stderr, "scope-profiler: %s\n", err->message);
+    char *fallback = sp_internal_fallback_path(data->config.file_path);
+    sp_error err2 = {SP_OK, ""};
+    if (fallback) w = sp_writer_create(fallback, total, threads, &wo, &err2);
+    if (w) fprintf(stderr, "scope-profiler: the profile is saved to %s instead\n", fallback);
+    free(fallback);
+    return w;
+}
+
+/* Rank 0's part once everyone is present: the whole file. */
+static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *data,
+                                   const sp_region_union *u, uint64_t total, int threads,
+                                   int64_t num_nodes, sp_clock_offset *offsets, sp_error *err) {
+    sp_status st = sp_internal_session_describe(data, size, num_nodes);
+    sp_writer *w = st ? NULL : create_writer(data, total, threads, err);
+    int go = w != NULL;
+    MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+    if (!w) return st ? st : err->status;
+    st = sp_writer_put_regions(w, u->names, u->num_names, err);
+    if (!st) st = sp_writer_put_metadata(w, data->model.meta, data->model.num_meta, err);
+    for (int r = 0; r < size; r++) {
+        /* after an error keep draining the ranks, so that none is left blocked */
+        sp_error drained;
+        sp_status rs = sp_mpi_receive_rank(comm, r, &data->model, w, u->map[r], u->map_length[r],
+                                           st ? &drained : err);
+        if (!st) st = rs;
+    }
+    if (!st && offsets) st = sp_writer_put_clock_offsets(w, offsets, (size_t)size, err);
+    if (st) {
+        sp_writer_abort(w);
+        return st;
+    }
+    return sp_writer_commit(w, err);
+}
+
+/* Everyone: rank 0 reads the written file back for the summary and the results. */
+static void report(int rank, sp_status st, const sp_session_data *data,
+                   const sp_finalize_options *options) {
+    int quiet = data->config.quiet || (options && options->quiet);
+    int want = options && options->results;
+    if (rank != 0 || st || (quiet && !want)) return;
+    sp_error err = {SP_OK, ""};
+    sp_results *results = sp_read(data->config.file_path, &err);
+    if (!results) {
+        fprintf(stderr, "scope-profiler: %s\n", err.message);
+        return;
+    }
+    if (!quiet) sp_internal_print_summary(results, options && options->stream ? options->stream
+                                                                               : stdout);
+    if (want)
+        *options->results = results;
+    else
+        sp_results_free(results);
+}
+
+static sp_status collective_finalize(const sp_finalize_options *options) {
+    MPI_Comm comm = session_comm();
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    sp_session_data data;
+    sp_status st = sp_internal_session_stop((uint32_t)rank, &data);
+    if (!all_ranks_present(comm, sp_mpi_timeout_seconds())) {
+        fprintf(stderr, "scope-profiler: rank %d: not every rank reached sp_finalize() within "
+                        "SCOPE_PROFILER_MPI_TIMEOUT; saving this rank's calls on its own\n",
+                rank);
+        sp_mpi_write_rank_file(&data, rank, size);
+        sp_internal_session_end(&data);
+        return SP_ERR_MPI;
+    }
+    sp_clock_offset *offsets = clock_offsets(comm, rank, size);
+    int64_t nodes = count_nodes(comm, rank, size);
+    uint64_t mine = data.model.num_events, total = 0;
+    int my_threads = data.model.thread_ids != NULL, threads = 0;
+    MPI_Reduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+    MPI_Reduce(&my_threads, &threads, 1, MPI_INT, MPI_MAX, 0, comm);
+    sp_region_union u;
+    int rc = sp_region_union_build(comm, rank, size, data.model.region_names,
+                                   data.model.num_regions, &u);
+    sp_error err = {SP_OK, ""};
+    if (rank == 0) {
+        st = rc != MPI_SUCCESS
+                 ? sp_error_set(&err, SP_ERR_MPI, "gathering the region names failed")
+                 : write_shared_file(comm, size, &data, &u, total, threads, nodes, offsets, &err);
+        if (st) fprintf(stderr, "scope-profiler: %s\n", err.message);
+    } else {
+        int go = 0;
+        MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+        if (go && sp_mpi_send_rank(comm, &data.model) != MPI_SUCCESS) st = SP_ERR_MPI;
+    }
+    int status = (int)st;
+    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+    if (status != SP_OK) sp_mpi_write_rank_file(&data, rank, size); /* nothing gets lost */
+    report(rank, (sp_status)status, &data, options);
+    sp_region_union_free(&u);
+    free(offsets);
+    forget_setup_offsets();
+    sp_internal_session_end(&data);
+    return (sp_status)status;
+}
+
+/* sp_finalize() once this library is loaded. */
+static sp_status finalize_hook(const sp_finalize_options *options) {
+    if (options && options->results) *options->results = NULL;
+    sp_session_state state = sp_internal_session_state();
+    if (state != SP_SESSION_RECORDING || !mpi_running())
+        return sp_internal_finalize_serial(options);
+    return collective_finalize(options);
+}
+
+__attribute__((constructor)) static void install_hook(void) {
+    sp_internal_set_finalize_hook(finalize_hook);
+}
+
+/* Called by our MPI_Finalize before the real one. */
+void sp_mpi_before_finalize(void);
+void sp_mpi_before_finalize(void) {
+    if (sp_internal_session_state() == SP_SESSION_RECORDING) {
+        sp_status st = sp_finalize(NULL);
+        if (st != SP_OK)
+            fprintf(stderr, "scope-profiler: finalizing the profile in MPI_Finalize: %s\n",
+                    sp_status_string(st));
+    }
+    if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
+}

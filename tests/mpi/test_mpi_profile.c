@@ -1,0 +1,225 @@
+/*
+ * MPI scenarios, run under mpirun by ctest (argv[1] names the scenario):
+ *   imbalance  rank r busy-waits (r+1)*T per call: per-rank counts exact,
+ *              imbalance within tolerance, a region only even ranks enter;
+ *   intercept  no sp_finalize(): MPI_Finalize() still yields a complete file;
+ *   shift      rank 1's clock is shifted by 5 s: the stored offset finds it;
+ *   timeout    rank 1 arrives late: both ranks save per-rank files.
+ * Rank 0 checks the file with the plain HDF5 API and prints one line per
+ * check; the exit status is 0 only if every check passed.
+ */
+#include <hdf5.h>
+#include <math.h>
+#include <mpi.h>
+#include <scope_profiler_mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../support/h5_inspect.h"
+
+#define MS 1000000LL
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Waits until a deadline: sleeps most of the way, then spins. Ranks share 2
+ * cores here (oversubscribed), and a pure spin would be stretched by
+ * preemption, while a spin of the last 100 us rarely is. */
+static void busy_wait(int64_t ns) {
+    int64_t end = now_ns() + ns;
+    if (ns > 200000) {
+        struct timespec nap = {0, (long)(ns - 100000)};
+        nanosleep(&nap, NULL);
+    }
+    while (now_ns() < end) {
+    }
+}
+
+/* A directory shared by all ranks: rank 0 creates it. */
+static void shared_dir(char *dir, size_t size) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        const char *base = getenv("TMPDIR");
+        snprintf(dir, size, "%s/sp_mpi_XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(dir)) dir[0] = '\0';
+    }
+    MPI_Bcast(dir, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+typedef struct per_region {
+    int64_t calls[64];
+    int64_t total[64];
+    int present[64];
+} per_region;
+
+/* Counts calls and totals per rank of one region in a written file. */
+static int read_region(const char *path, const char *name, per_region *out) {
+    memset(out, 0, sizeof *out);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return -1;
+    size_t nn, nr, n;
+    char **names = h5i_read_strings(f, "/region_table/names", &nn);
+    int64_t *ids = h5i_read_int64(f, "/rank_region_index/region_ids", &nr);
+    int64_t *ranks = h5i_read_int64(f, "/rank_region_index/ranks", &n);
+    int64_t *offsets = h5i_read_int64(f, "/rank_region_index/event_offsets", &n);
+    int64_t *counts = h5i_read_int64(f, "/rank_region_index/event_counts", &n);
+    int64_t *durations = h5i_read_int64(f, "/events/durations", &n);
+    for (size_t r = 0; r < nr; r++) {
+        if (strcmp(names[ids[r]], name) != 0 || ranks[r] >= 64) continue;
+        out->present[ranks[r]] = 1;
+        out->calls[ranks[r]] += counts[r];
+        for (int64_t i = 0; i < counts[r]; i++) out->total[ranks[r]] += durations[offsets[r] + i];
+    }
+    h5i_free_strings(names, nn);
+    free(ids);
+    free(ranks);
+    free(offsets);
+    free(counts);
+    free(durations);
+    H5Fclose(f);
+    return 0;
+}
+
+enum { CALLS = 10 };
+static const int64_t T = 5 * MS;
+
+static void record_imbalanced_work(int rank) {
+    SP_REGION("setup") { busy_wait(MS); }
+    for (int i = 0; i < CALLS; i++) {
+        SP_REGION("work") { busy_wait((rank + 1) * T); }
+        if (rank % 2 == 0) SP_REGION("only_even") {}
+    }
+}
+
+static void check_imbalance(const char *path, int size) {
+    per_region work, even, setup;
+    CHECK(read_region(path, "work", &work) == 0, "cannot open %s", path);
+    read_region(path, "only_even", &even);
+    read_region(path, "setup", &setup);
+    double sum = 0, max = 0;
+    for (int r = 0; r < size; r++) {
+        CHECK(work.calls[r] == CALLS, "rank %d: %lld work calls, expected %d", r,
+              (long long)work.calls[r], CALLS);
+        CHECK(setup.calls[r] == 1, "rank %d: %lld setup calls", r, (long long)setup.calls[r]);
+        CHECK(even.present[r] == (r % 2 == 0), "rank %d: only_even present=%d", r,
+              even.present[r]);
+        /* each call lasts at least its wait; generous upper bound for loaded machines */
+        CHECK(work.total[r] >= CALLS * (r + 1) * T, "rank %d: total %lld too short", r,
+              (long long)work.total[r]);
+        sum += (double)work.total[r];
+        if (work.total[r] > max) max = (double)work.total[r];
+    }
+    double imbalance = (max / (sum / size) - 1.0) * 100.0;
+    double exact = (2.0 * size / (size + 1.0) - 1.0) * 100.0; /* totals proportional to r+1 */
+    CHECK(fabs(imbalance - exact) < 0.1 * exact, "imbalance %.2f%%, expected %.2f%%", imbalance,
+          exact);
+    printf("imbalance over %d ranks: %.2f%% (exact %.2f%%)\n", size, imbalance, exact);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int64_t mpi_size = 0, nodes = 0, cores = 0, threads = 0;
+    h5i_attr_int64(f, "/metadata", "mpi_size", &mpi_size);
+    h5i_attr_int64(f, "/metadata", "num_nodes", &nodes);
+    h5i_attr_int64(f, "/metadata", "total_cores", &cores);
+    h5i_attr_int64(f, "/metadata", "omp_num_threads", &threads);
+    CHECK(mpi_size == size, "mpi_size %lld", (long long)mpi_size);
+    CHECK(nodes == 1, "num_nodes %lld", (long long)nodes);
+    CHECK(cores == size * threads, "total_cores %lld", (long long)cores);
+    CHECK(h5i_exists(f, "/scope_profiler_c/clock_offsets/offset_ns"), "no clock offsets");
+    H5Fclose(f);
+}
+
+static int run(const char *scenario, const char *dir, int rank, int size) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/run.h5", dir);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    sp_finalize_options quiet = {.quiet = 1};
+
+    if (strcmp(scenario, "shift") == 0 && rank == 1)
+        setenv("SCOPE_PROFILER_TEST_CLOCK_SHIFT_NS", "5000000000", 1);
+    if (strcmp(scenario, "timeout") == 0) setenv("SCOPE_PROFILER_MPI_TIMEOUT", "1", 1);
+
+    CHECK(sp_mpi_setup(&opt, MPI_COMM_WORLD) == SP_OK, "sp_mpi_setup failed");
+    record_imbalanced_work(rank);
+
+    if (strcmp(scenario, "intercept") == 0) {
+        MPI_Finalize(); /* no sp_finalize(): the interception writes the file */
+        if (rank == 0) check_imbalance(path, size);
+        return 1;
+    }
+    if (strcmp(scenario, "timeout") == 0) {
+        if (rank == 1) sleep(4);
+        sp_status st = sp_finalize(&quiet);
+        CHECK(st == SP_ERR_MPI, "rank %d: finalize returned %d, expected SP_ERR_MPI", rank, st);
+        char rank_path[4096];
+        snprintf(rank_path, sizeof rank_path, "%s/run.rank%d.h5", dir, rank);
+        per_region work;
+        CHECK(read_region(rank_path, "work", &work) == 0, "rank %d: no %s", rank, rank_path);
+        CHECK(work.calls[rank] == CALLS, "rank %d: %lld calls in its rank file", rank,
+              (long long)work.calls[rank]);
+        return 0;
+    }
+    sp_status st = sp_finalize(&quiet);
+    CHECK(st == SP_OK, "rank %d: sp_finalize returned %d", rank, st);
+    CHECK(sp_finalize(&quiet) == SP_ERR_NOT_ACTIVE, "second finalize");
+    if (rank != 0) return 0;
+    check_imbalance(path, size);
+    if (strcmp(scenario, "shift") == 0) {
+        hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        size_t n;
+        int64_t *offset = h5i_read_int64(f, "/scope_profiler_c/clock_offsets/offset_ns", &n);
+        int64_t *unc = h5i_read_int64(f, "/scope_profiler_c/clock_offsets/uncertainty_ns", &n);
+        CHECK(n == (size_t)size, "%zu offsets", n);
+        CHECK(offset[0] == 0, "rank 0 offset %lld", (long long)offset[0]);
+        /* rank 1 runs 5 s ahead: adding -5 s puts it back on rank 0's clock */
+        CHECK(llabs(offset[1] + 5000000000LL) <= unc[1] + 1000000, "rank 1 offset %lld +- %lld",
+              (long long)offset[1], (long long)unc[1]);
+        printf("rank 1 offset %lld ns +- %lld ns (shift -5000000000)\n", (long long)offset[1],
+               (long long)unc[1]);
+        for (size_t r = 2; r < n; r++)
+            CHECK(llabs(offset[r]) <= unc[r] + 1000000, "rank %zu offset %lld", r,
+                  (long long)offset[r]);
+        free(offset);
+        free(unc);
+        H5Fclose(f);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *scenario = argc > 1 ? argv[1] : "imbalance";
+    char dir[4096];
+    shared_dir(dir, sizeof dir);
+    int finalized = run(scenario, dir, rank, size);
+    int local = failures, all = 0;
+    if (!finalized) {
+        MPI_Reduce(&local, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Finalize();
+    } else {
+        all = local;
+    }
+    if (rank == 0) printf("%s on %d ranks: %s\n", scenario, size, all ? "FAILED" : "passed");
+    return (rank == 0 ? all : local) ? 1 : 0;
+}
