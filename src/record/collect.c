@@ -143,11 +143,27 @@ static void report_left_out(sp_collect_report *report, uint32_t num_regions) {
                 (unsigned long long)report->dropped_calls);
 }
 
-static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank,
-                                   int64_t finalize_ns) {
+/* Each thread's first and last activity: its earliest start and latest end. */
+static void activity_span(sp_model *m) {
+    for (size_t i = 0; i < m->num_threads; i++) {
+        m->threads[i].start_ns = INT64_MAX;
+        m->threads[i].end_ns = INT64_MIN;
+    }
+    for (size_t e = 0; e < m->num_events; e++) {
+        int64_t t = m->thread_ids ? m->thread_ids[e] : 0;
+        if (t < 0 || (size_t)t >= m->num_threads) continue;
+        sp_thread_info *info = &m->threads[t];
+        if (m->starts[e] < info->start_ns) info->start_ns = m->starts[e];
+        if (m->starts[e] + m->durations[e] > info->end_ns)
+            info->end_ns = m->starts[e] + m->durations[e];
+    }
+}
+
+static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank) {
     m->threads = calloc(n, sizeof *m->threads);
     if (!m->threads) return SP_ERR_OUT_OF_MEMORY;
     m->num_threads = n;
+    activity_span(m);
     for (uint32_t i = 0; i < n; i++) {
         sp_thread *t = threads[i];
         sp_thread_info *info = &m->threads[i];
@@ -156,8 +172,6 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
         info->ident = (int64_t)(uintptr_t)t->handle;
         info->native_id = t->native_id;
         info->daemon = 0;
-        info->start_ns = t->first_ns;
-        info->end_ns = t->exited ? t->exit_ns : finalize_ns;
         info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
         if (!t->exited) {
             clockid_t cpu_clock;
@@ -173,7 +187,7 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
     return SP_OK;
 }
 
-sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect_report *report) {
+sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
     memset(report, 0, sizeof *report);
     uint32_t num_handles = sp_registry_count();
     report_left_out(report, num_handles);
@@ -265,7 +279,7 @@ sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect
         offset += n;
     }
     /* The table is always filled; writers store it only with thread ids (several threads). */
-    st = num_threads ? fill_thread_table(m, threads, num_threads, rank, finalize_ns) : SP_OK;
+    st = num_threads ? fill_thread_table(m, threads, num_threads, rank) : SP_OK;
 done:
     free(scratch);
     free(only_thread);

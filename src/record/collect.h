@@ -19,8 +19,8 @@ typedef struct sp_collect_report {
     uint32_t threads;      /* threads with completed calls */
 } sp_collect_report;
 
-/* Fills m's regions, rows, events and thread table (rank `rank`); frees the
- * threads' chunks as it goes. `finalize_ns` ends the threads still alive. */
-sp_status sp_collect(sp_model *m, uint32_t rank, int64_t finalize_ns, sp_collect_report *report);
+/* Fills m's regions, rows, events and thread table (rank `rank`; per thread
+ * its first and last activity and CPU time); frees the threads' chunks as it goes. */
+sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report);
 
 #endif

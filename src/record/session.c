@@ -72,7 +72,7 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     pthread_mutex_unlock(&session_lock);
 
     sp_clock_stop();
-    return sp_collect(&out->model, rank, out->finalize_ns, &out->report);
+    return sp_collect(&out->model, rank, &out->report);
 }
 
 sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size,

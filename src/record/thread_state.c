@@ -6,7 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/clock.h"
 #include "record/registry.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
@@ -35,7 +34,6 @@ static void on_thread_exit(void *state) {
     sp_thread *t = state;
     pthread_mutex_lock(&list_lock);
     t->exited = 1;
-    t->exit_ns = sp_clock_monotonic_ns();
     t->exit_cpu_ns = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
     pthread_getname_np(pthread_self(), t->name, sizeof t->name);
     pthread_mutex_unlock(&list_lock);
@@ -124,7 +122,7 @@ size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
 
 /* The thread's first call in this session: number it in order of arrival. */
 static void join_session(sp_thread *t) {
-    t->first_ns = sp_clock_monotonic_ns();
+    t->in_session = 1;
     pthread_mutex_lock(&list_lock);
     t->index = num_threads++;
     pthread_mutex_unlock(&list_lock);
@@ -132,7 +130,7 @@ static void join_session(sp_thread *t) {
 
 int sp_thread_make_room(sp_thread *t, sp_region_t region) {
     if (region == SP_REGION_NONE || region > sp_registry_count()) return 0;
-    if (!t->first_ns) join_session(t);
+    if (!t->in_session) join_session(t);
     if (region >= t->num_cursors && !grow_cursors(t, region + 1)) return 0;
     sp_row_cursor *cursor = &t->cursors[region];
     if (cursor->next == cursor->limit && !next_chunk(&t->rows[region], cursor)) return 0;
@@ -207,7 +205,7 @@ void sp_thread_reset_all(void) {
             continue;
         }
         /* Live threads are numbered again on their first call of the next session. */
-        t->first_ns = 0;
+        t->in_session = 0;
         link = &t->next;
     }
     num_threads = 0;

@@ -65,8 +65,7 @@ typedef struct sp_thread {
     pid_t native_id;
     pthread_t handle;
     int exited;           /* the thread has ended; its buffers wait for finalize */
-    int64_t first_ns;     /* CLOCK_MONOTONIC at its first call */
-    int64_t exit_ns;      /* CLOCK_MONOTONIC at exit (0 while alive) */
+    int in_session;       /* it recorded in this session, so it has an index */
     int64_t exit_cpu_ns;  /* its CPU time at exit */
     char name[32];        /* pthread name at exit or finalize */
     struct sp_thread *next;

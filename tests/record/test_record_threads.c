@@ -129,10 +129,60 @@ static void test_exited_thread_keeps_its_calls(void **state) {
     free(path);
 }
 
+/* Threads started and joined one after the other: the thread table gives
+ * each its name and an activity span that does not overlap the next one's. */
+static void *named_worker(void *arg) {
+    pthread_setname_np(pthread_self(), (const char *)arg);
+    for (int i = 0; i < 100; i++) SP_REGION("step") { rs_busy_wait_ns(10000); }
+    return NULL;
+}
+
+static void test_sequential_named_threads(void **state) {
+    (void)state;
+    char *dir = rs_temp_dir();
+    char *path = rs_path_in(dir, "sequential.h5");
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    static const char *const names[] = {"first", "second", "third"};
+    for (int i = 0; i < 3; i++) {
+        pthread_t t;
+        pthread_create(&t, NULL, named_worker, (void *)names[i]);
+        pthread_join(t, NULL);
+    }
+    sp_finalize_options quiet = {.quiet = 1};
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    size_t n;
+    char **table_names = h5i_read_strings(file, "/thread_table/name", &n);
+    assert_int_equal(n, 3);
+    int64_t *start = h5i_read_int64(file, "/thread_table/start_ns", &n);
+    int64_t *end = h5i_read_int64(file, "/thread_table/end_ns", &n);
+    int64_t *cpu = h5i_read_int64(file, "/thread_table/cpu_ns", &n);
+    int64_t *native = h5i_read_int64(file, "/thread_table/native_id", &n);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(table_names[i], names[i]); /* index = order of first call */
+        assert_true(start[i] < end[i]);
+        assert_true(cpu[i] >= 100 * 10000); /* it spun at least 1 ms */
+        assert_true(native[i] > 0);
+        if (i > 0) assert_true(end[i - 1] <= start[i]);
+    }
+    h5i_free_strings(table_names, 3);
+    free(start);
+    free(end);
+    free(cpu);
+    free(native);
+    H5Fclose(file);
+    rs_remove_tree(dir);
+    free(dir);
+    free(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_threads_record_concurrently),
         cmocka_unit_test(test_exited_thread_keeps_its_calls),
+        cmocka_unit_test(test_sequential_named_threads),
     };
     setenv("SCOPE_PROFILER_QUIET", "1", 1);
     return cmocka_run_group_tests(tests, NULL, NULL);
