@@ -1,11 +1,15 @@
+/* The table sp_finalize() prints unless quiet (src/record/session.c). */
 #include <stdio.h>
 
-#include "analysis/results_model.h"
+#include "scope_profiler/results.h"
 
 sp_status sp_internal_print_run_summary(const sp_results *results, FILE *out);
 
 sp_status sp_internal_print_run_summary(const sp_results *results, FILE *out) {
-    const sp_model *m = sp_results_model(results);
-    fprintf(out, "scope-profiler: %zu region(s), %zu call(s)\n", m->num_regions, m->num_events);
-    return SP_OK;
+    sp_error err = {SP_OK, ""};
+    sp_print_options options = {0};
+    sp_status st = sp_print_summary(results, out, &options, &err);
+    if (st != SP_OK)
+        fprintf(stderr, "scope-profiler: cannot print the run summary: %s\n", err.message);
+    return st;
 }

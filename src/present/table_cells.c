@@ -111,13 +111,13 @@ void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
         value(out, r->has_timing, r->std, "%.3f");
         break;
     case SP_COL_P50:
-        value(out, r->has_timing, r->p50, "%.3f");
+        value(out, r->has_timing && r->has_percentiles, r->p50, "%.3f");
         break;
     case SP_COL_P95:
-        value(out, r->has_timing, r->p95, "%.3f");
+        value(out, r->has_timing && r->has_percentiles, r->p95, "%.3f");
         break;
     case SP_COL_P99:
-        value(out, r->has_timing, r->p99, "%.3f");
+        value(out, r->has_timing && r->has_percentiles, r->p99, "%.3f");
         break;
     case SP_COL_IMBALANCE:
         value(out, r->has_imbalance, r->imbalance, "%.2f");

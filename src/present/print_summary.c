@@ -1,0 +1,55 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "present/run_info.h"
+#include "present/table.h"
+
+sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_options *options,
+                           sp_error *err) {
+    static const sp_print_options defaults;
+    if (!options) options = &defaults;
+    if (!results || !out)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_print_summary: no results or stream");
+    const char *mode = options->percentage_mode ? options->percentage_mode : "coverage";
+    if (strcmp(mode, "coverage") != 0 && strcmp(mode, "exclusive") != 0)
+        return sp_error_set(err, SP_ERR_BAD_OPTION,
+                            "percentage_mode must be 'coverage' or 'exclusive'");
+    if (!options->columns && options->num_columns)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                            "sp_print_summary: num_columns is set but columns is NULL");
+
+    sp_table_column *cols = NULL;
+    sp_table_rows rows = {0, NULL, 0, 0.0};
+    char *title = NULL;
+    sp_status st = SP_OK;
+    if (options->columns) {
+        cols = malloc((options->num_columns ? options->num_columns : 1) * sizeof *cols);
+        if (!cols) {
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+            goto done;
+        }
+        st = sp_table_columns_parse(options->columns, options->num_columns, cols, err);
+        if (st) goto done;
+    }
+    st = sp_table_rows_build(results, &options->filter, options->sort, mode, &rows, err);
+    if (st) goto done;
+    title = options->title ? strdup(options->title) : sp_run_default_title(results);
+    if (!title) {
+        st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    sp_table_format fmt = {cols,
+                           options->num_columns,
+                           !strcmp(mode, "exclusive"),
+                           options->ascii,
+                           options->suppress_notes,
+                           title,
+                           sp_run_file_path(results)};
+    st = sp_table_print(out, &rows, &fmt, err);
+done:
+    if (rows.rows) sp_table_rows_free(&rows);
+    free(cols);
+    free(title);
+    return st;
+}
