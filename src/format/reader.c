@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -130,6 +131,33 @@ static sp_status read_profile(sp_rd *rd, sp_model *m) {
     return st ? st : sp_rd_metadata(rd, m);
 }
 
+/* Names and paths in messages come from the file (or the caller) and may
+ * hold newlines; the message must stay one line, so control characters are
+ * escaped. */
+static void make_one_line(sp_error *err) {
+    if (!err) return;
+    char copy[sizeof err->message];
+    memcpy(copy, err->message, sizeof copy);
+    size_t out = 0, cap = sizeof err->message - 1;
+    for (const unsigned char *p = (const unsigned char *)copy; *p && out < cap; p++) {
+        char esc[8];
+        if (*p >= 0x20 && *p != 0x7f) {
+            esc[0] = (char)*p;
+            esc[1] = '\0';
+        } else if (*p == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else if (*p == '\t')
+            snprintf(esc, sizeof esc, "\\t");
+        else
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+        size_t len = strlen(esc);
+        if (len > cap - out) break;
+        memcpy(err->message + out, esc, len);
+        out += len;
+    }
+    err->message[out] = '\0';
+}
+
 sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     sp_error_clear(err);
@@ -150,6 +178,9 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     }
     if (file >= 0) H5Fclose(file);
     H5Eset_auto2(H5E_DEFAULT, saved_handler, saved_data);
-    if (st) sp_model_clear(out);
+    if (st) {
+        sp_model_clear(out);
+        make_one_line(err);
+    }
     return st;
 }

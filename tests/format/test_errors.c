@@ -319,6 +319,17 @@ static void test_negative_durations(void **state) {
                     "call 1 of region \"io\" on rank 0 has a negative duration (-5 ns)");
 }
 
+/* Names come from the file: a newline in one must not break the message's line. */
+static void test_message_stays_one_line(void **state) {
+    (void)state;
+    const char *path = basic("newline.h5");
+    const char *names[] = {"setup", "solve", "naïve\n2\t\x01"};
+    fs_replace_strings(path, "/region_table/names", names, 3);
+    int64_t durations[] = {100, 200, 300, 50, -5, 400, 0, 500, 10};
+    fs_replace_ints(path, "/events/durations", H5T_STD_I64LE, durations, 9);
+    fs_expect_error(path, SP_ERR_DAMAGED, "region \"naïve\\n2\\t\\x01\" on rank 0");
+}
+
 static void test_schema2_end_before_start(void **state) {
     (void)state;
     int64_t ends[] = {1100, 5200, 9300, 1150, 5160, 2400, 6000, 6999, 2110};
@@ -503,6 +514,7 @@ int main(void) {
         cmocka_unit_test(test_counts_disagree),
         cmocka_unit_test(test_column_lengths_disagree),
         cmocka_unit_test(test_negative_durations),
+        cmocka_unit_test(test_message_stays_one_line),
         cmocka_unit_test(test_schema2_end_before_start),
         cmocka_unit_test(test_times_out_of_range),
         cmocka_unit_test(test_bad_region_ids_and_ranks),

@@ -1,0 +1,59 @@
+#include "fuzz_reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/reader.h"
+#include "fuzz_internal.h"
+
+static char scratch[512], scratch_rt[512];
+
+void sp_fuzz_reader_init(void) {
+    if (scratch[0]) return;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the builder's refusals are expected */
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    if (!dir) dir = "/tmp";
+    snprintf(scratch, sizeof scratch, "%s/sp_fuzz_%ld.h5", dir, (long)getpid());
+    snprintf(scratch_rt, sizeof scratch_rt, "%s/sp_fuzz_%ld_rt.h5", dir, (long)getpid());
+}
+
+void sp_fuzz_reader_cleanup(void) {
+    if (scratch[0]) unlink(scratch);
+    if (scratch_rt[0]) unlink(scratch_rt);
+}
+
+/* A failed read must be a clean one: a status the file can cause, a one-line
+ * message naming the file, an empty model. */
+static void check_failure(sp_status st, const sp_error *err, const sp_model *m) {
+    FZ_CHECK(st == SP_ERR_NOT_A_PROFILE || st == SP_ERR_SCHEMA_TOO_NEW || st == SP_ERR_DAMAGED ||
+             st == SP_ERR_BAD_DATASET);
+    FZ_CHECK(err->status == st);
+    FZ_CHECK(strncmp(err->message, scratch, strlen(scratch)) == 0);
+    FZ_CHECK(strchr(err->message, '\n') == NULL);
+    FZ_CHECK(m->rows == NULL && m->num_rows == 0 && m->region_names == NULL && m->meta == NULL);
+}
+
+int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
+    sp_fuzz_reader_init();
+    fz f = {data, size, 0, size};
+    unsigned rate = fz_u8(&f);
+    f.defect_rate = rate * rate / 1024u; /* mostly low, up to one dataset in four */
+    int round_trip = fz_chance(&f, 128);
+    fz_build_file(&f, scratch);
+    FZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+    sp_model m;
+    sp_error err;
+    sp_status st = sp_read_model(scratch, &m, &err);
+    FZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0); /* nothing left open */
+    if (st) {
+        if (getenv("SP_FUZZ_VERBOSE")) printf("%d %s\n", st, err.message + strlen(scratch));
+        check_failure(st, &err, &m);
+        return 0;
+    }
+    fz_check_model(&m);
+    if (round_trip && m.layout == SP_LAYOUT_COLUMNAR) fz_check_round_trip(&m, scratch_rt);
+    sp_model_clear(&m);
+    return 1;
+}
