@@ -112,6 +112,10 @@ sp_status sp_unavailable(const sp_results *r, const char *what, sp_error *err);
 double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, double divisor,
                          int squared, double mean);
 
+/* Percentiles of the durations of rows (see sp_percentiles_spans); rows may be empty of calls. */
+sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
+                              const double *qs, size_t nq, double divisor, double *out);
+
 /* Pooled statistics over the given rows (in the given order). */
 sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what,
                        sp_pool *out, sp_error *err);
@@ -127,10 +131,18 @@ sp_status sp_row_exclusive_ns(const sp_results *r, uint32_t row, int64_t *out, s
 typedef void (*sp_fill_fn)(void *ctx, size_t first, size_t count, double *buf);
 double sp_numpy_sum_gen(size_t n, sp_fill_fn fill, void *ctx);
 
-/* numpy percentiles (qs in percent, at most 8) of the n > 0 values x[i] / divisor,
- * selecting order statistics in place (x is reordered). out[i] belongs to qs[i]. */
-void sp_percentiles_int64(int64_t *x, size_t n, const double *qs, size_t nq, double divisor,
-                          double *out);
+/* A run of int64 values (durations). */
+typedef struct sp_span {
+    const int64_t *x;
+    size_t n;
+} sp_span;
+
+/* numpy percentiles (qs in percent, at most 8) of the values of the spans
+ * (all within [lo, hi]) divided by divisor; out[i] belongs to qs[i]. Reads
+ * the values in place (radix histograms, no copy of the data).
+ * SP_ERR_INVALID_ARGUMENT without values; SP_ERR_OUT_OF_MEMORY. */
+sp_status sp_percentiles_spans(const sp_span *spans, size_t nspans, int64_t lo, int64_t hi,
+                               const double *qs, size_t nq, double divisor, double *out);
 
 /* Python float(): the value of a metadata entry as a double; 0 if not convertible. */
 int sp_meta_to_double(const sp_meta_entry *e, double *out);

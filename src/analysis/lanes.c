@@ -58,8 +58,7 @@ static sp_status grow(sp_lanes *l) {
     return SP_OK;
 }
 
-sp_stack *sp_lanes_get(sp_lanes *l, int64_t id) {
-    if (l->used[l->last] && l->keys[l->last] == id) return &l->stacks[l->last];
+sp_stack *sp_lanes_find(sp_lanes *l, int64_t id) {
     size_t i = slot_of(l, id);
     if (!l->used[i]) {
         if (2 * (l->count + 1) > l->cap) {
@@ -74,15 +73,12 @@ sp_stack *sp_lanes_get(sp_lanes *l, int64_t id) {
     return &l->stacks[i];
 }
 
-sp_status sp_stack_push(sp_stack *s, const sp_tree_frame *f) {
-    if (s->len == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        sp_tree_frame *grown = realloc(s->frames, cap * sizeof *grown);
-        if (!grown) return SP_ERR_OUT_OF_MEMORY;
-        s->frames = grown;
-        s->cap = cap;
-    }
-    s->frames[s->len++] = *f;
+sp_status sp_stack_grow(sp_stack *s) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    sp_tree_frame *grown = realloc(s->frames, cap * sizeof *grown);
+    if (!grown) return SP_ERR_OUT_OF_MEMORY;
+    s->frames = grown;
+    s->cap = cap;
     return SP_OK;
 }
 

@@ -21,9 +21,20 @@ sp_status sp_lanes_init(sp_lanes *l);
 void sp_lanes_free(sp_lanes *l);
 
 /* The stack of lane `id`, created empty on first use; NULL when out of memory. */
-sp_stack *sp_lanes_get(sp_lanes *l, int64_t id);
+sp_stack *sp_lanes_find(sp_lanes *l, int64_t id);
 
-sp_status sp_stack_push(sp_stack *s, const sp_tree_frame *f);
+static inline sp_stack *sp_lanes_get(sp_lanes *l, int64_t id) {
+    if (l->used[l->last] && l->keys[l->last] == id) return &l->stacks[l->last];
+    return sp_lanes_find(l, id);
+}
+
+sp_status sp_stack_grow(sp_stack *s);
+
+static inline sp_status sp_stack_push(sp_stack *s, const sp_tree_frame *f) {
+    if (s->len == s->cap && sp_stack_grow(s) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    s->frames[s->len++] = *f;
+    return SP_OK;
+}
 
 /* Pops every open call of every lane, innermost first, calling leave on each. */
 void sp_lanes_drain(sp_lanes *l, void (*leave)(void *ctx, const sp_tree_frame *f), void *ctx);

@@ -163,21 +163,12 @@ double sp_mpi_region_percentile(const sp_mpi_region *reg, double q, sp_error *er
         sp_unavailable(r, "percentiles", err);
         return NAN;
     }
-    uint64_t n = sp_mpi_region_num_calls(reg);
-    if (n == 0) return 0.0;
-    int64_t *scratch = malloc(n * sizeof *scratch);
-    if (!scratch) {
+    if (sp_mpi_region_num_calls(reg) == 0) return 0.0;
+    double out;
+    if (sp_rows_percentiles(r, reg->entries, reg->num_entries, &q, 1, SP_NS_PER_SECOND, &out)) {
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         return NAN;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < reg->num_entries; i++) {
-        const sp_model_row *row = &r->m.rows[reg->entries[i]];
-        for (uint64_t j = 0; j < row->count; j++) scratch[k++] = r->m.durations[row->offset + j];
-    }
-    double out;
-    sp_percentiles_int64(scratch, k, &q, 1, SP_NS_PER_SECOND, &out);
-    free(scratch);
     return out;
 }
 

@@ -92,10 +92,92 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
     return SP_OK;
 }
 
+void sp_node_release(sp_path_node *n) {
+    for (size_t i = 0; i < n->num_chunks; i++) free(n->chunks[i]);
+    free(n->chunks);
+    free(n->pending.pos);
+    free(n->pending.value);
+    n->chunks = NULL;
+    n->num_chunks = n->chunks_cap = 0;
+    memset(&n->pending, 0, sizeof n->pending);
+}
+
+sp_status sp_node_push(sp_path_node *n, int64_t duration) {
+    if (n->num_chunks == 0 || n->last_fill == sp_chunk_size(n->num_chunks - 1)) {
+        if (n->num_chunks == n->chunks_cap) {
+            size_t cap = n->chunks_cap ? 2 * n->chunks_cap : 4;
+            int64_t **grown = realloc(n->chunks, cap * sizeof *grown);
+            if (!grown) return SP_ERR_OUT_OF_MEMORY;
+            n->chunks = grown;
+            n->chunks_cap = cap;
+        }
+        int64_t *chunk = malloc(sp_chunk_size(n->num_chunks) * sizeof *chunk);
+        if (!chunk) return SP_ERR_OUT_OF_MEMORY;
+        n->chunks[n->num_chunks++] = chunk;
+        n->last_fill = 0;
+    }
+    n->chunks[n->num_chunks - 1][n->last_fill++] = duration;
+    if (n->calls == 0 || duration < n->min_ns) n->min_ns = duration;
+    if (n->calls == 0 || duration > n->max_ns) n->max_ns = duration;
+    n->calls++;
+    return SP_OK;
+}
+
+static void pending_swap(sp_pending *p, size_t a, size_t b) {
+    uint64_t pos = p->pos[a];
+    int64_t value = p->value[a];
+    p->pos[a] = p->pos[b];
+    p->value[a] = p->value[b];
+    p->pos[b] = pos;
+    p->value[b] = value;
+}
+
+static sp_status pending_push(sp_pending *p, uint64_t pos, int64_t value) {
+    if (p->len == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 8;
+        uint64_t *np = realloc(p->pos, cap * sizeof *np);
+        if (np) p->pos = np;
+        int64_t *nv = np ? realloc(p->value, cap * sizeof *nv) : NULL;
+        if (nv) p->value = nv;
+        if (!np || !nv) return SP_ERR_OUT_OF_MEMORY;
+        p->cap = cap;
+    }
+    size_t i = p->len++;
+    p->pos[i] = pos;
+    p->value[i] = value;
+    for (; i > 0 && p->pos[(i - 1) / 2] > p->pos[i]; i = (i - 1) / 2) pending_swap(p, i, (i - 1) / 2);
+    return SP_OK;
+}
+
+static void pending_pop(sp_pending *p) {
+    p->len--;
+    p->pos[0] = p->pos[p->len];
+    p->value[0] = p->value[p->len];
+    for (size_t i = 0;;) {
+        size_t c = 2 * i + 1;
+        if (c >= p->len) break;
+        if (c + 1 < p->len && p->pos[c + 1] < p->pos[c]) c++;
+        if (p->pos[i] <= p->pos[c]) break;
+        pending_swap(p, i, c);
+        i = c;
+    }
+}
+
+sp_status sp_node_exclusive(sp_path_node *n, uint64_t pos, int64_t value) {
+    if (pos != n->excl_next) return pending_push(&n->pending, pos, value);
+    n->exclusive += sp_seconds(value);
+    n->excl_next++;
+    while (n->pending.len && n->pending.pos[0] == n->excl_next) {
+        n->exclusive += sp_seconds(n->pending.value[0]);
+        n->excl_next++;
+        pending_pop(&n->pending);
+    }
+    return SP_OK;
+}
+
 void sp_trie_free(sp_path_trie *t) {
     for (size_t i = 0; i < t->num_nodes; i++) {
-        free(t->nodes[i].durations);
-        free(t->nodes[i].exclusive);
+        sp_node_release(&t->nodes[i]);
         free(t->nodes[i].rank_totals);
     }
     free(t->nodes);

@@ -10,6 +10,13 @@
 
 #define SP_NO_NODE UINT32_MAX
 
+/* Exclusive values that arrived before their turn (leave order is not pooling order). */
+typedef struct sp_pending {
+    uint64_t *pos;
+    int64_t *value;
+    size_t len, cap; /* a min-heap on pos */
+} sp_pending;
+
 typedef struct sp_path_node {
     uint32_t parent; /* SP_NO_NODE for a first element */
     uint32_t piece;  /* interned element */
@@ -18,9 +25,12 @@ typedef struct sp_path_node {
     int recursive;
     int has_child_rows; /* a descendant path has calls: an "(own)" row follows */
     uint64_t calls;
-    size_t cap;
-    int64_t *durations; /* ns, in pooling order */
-    int64_t *exclusive; /* ns, parallel to durations */
+    int64_t **chunks; /* durations (ns) in pooling order, chunk i holding sp_chunk_size(i) */
+    size_t num_chunks, chunks_cap, last_fill;
+    int64_t min_ns, max_ns;
+    double exclusive;   /* left-to-right sum in pooling order of the values added so far */
+    uint64_t excl_next; /* pooling position of the next exclusive value to add */
+    sp_pending pending;
     /* The rank being pooled: */
     uint32_t rank_pass;
     double rank_total;
@@ -33,6 +43,19 @@ typedef struct sp_path_node {
     double coverage;
     double min_start, first, max_end, last;
 } sp_path_node;
+
+/* Chunks grow from 16 values to 64 Ki values: small paths stay small, and
+ * large ones never copy their data to grow. */
+static inline size_t sp_chunk_size(size_t i) { return i < 12 ? (size_t)16 << i : (size_t)65536; }
+
+/* Appends a duration; SP_ERR_OUT_OF_MEMORY on failure. */
+sp_status sp_node_push(sp_path_node *n, int64_t duration);
+
+/* Adds the exclusive ns of the call at pooling position pos, in position order. */
+sp_status sp_node_exclusive(sp_path_node *n, uint64_t pos, int64_t value);
+
+/* Frees a node's per-call storage. */
+void sp_node_release(sp_path_node *n);
 
 typedef struct sp_path_trie {
     sp_path_node *nodes;

@@ -16,23 +16,10 @@ typedef struct path_walk {
     size_t num_touched, touched_cap;
     int64_t *unfiltered; /* exclusive ns per event of the rank, from the unfiltered tree */
     uint64_t base;       /* first event of the rank */
+    uint32_t *cache_parent, *cache_node; /* per region: its node under that parent node */
+    uint8_t *cache_collapsed;            /* per region: whether its elements collapsed */
+    int failed;          /* out of memory in a leave callback */
 } path_walk;
-
-static sp_status push_call(sp_path_node *n, int64_t duration) {
-    if (n->calls == n->cap) {
-        size_t cap = n->cap < 16 ? 16 : n->cap + n->cap / 2;
-        int64_t *d = realloc(n->durations, cap * sizeof *d);
-        if (d) n->durations = d;
-        int64_t *x = d ? realloc(n->exclusive, cap * sizeof *x) : NULL;
-        if (x) n->exclusive = x;
-        if (!d || !x) return SP_ERR_OUT_OF_MEMORY;
-        n->cap = cap;
-    }
-    n->durations[n->calls] = duration;
-    n->exclusive[n->calls] = duration;
-    n->calls++;
-    return SP_OK;
-}
 
 static sp_status touch(path_walk *w, uint32_t id) {
     sp_path_node *n = &w->t->nodes[id];
@@ -86,13 +73,11 @@ static void pool_call(path_walk *w, sp_path_node *n, const sp_tree_frame *call) 
     }
 }
 
-/* The call's path: the parent's path plus the region's elements, adjacent repeats collapsed. */
-static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree_frame *parent,
-                          int *collapsed) {
-    sp_path_trie *t = w->t;
-    uint32_t node = parent ? parent->node : SP_NO_NODE;
-    uint32_t g = w->r->m.rows[call->row].region;
-    *collapsed = parent ? parent->flag : 0;
+/* The node of region g under `parent`: the parent's path plus the region's
+ * elements, adjacent repeats collapsed. *collapsed: whether any element did. */
+static uint32_t trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed) {
+    uint32_t node = parent;
+    *collapsed = 0;
     for (size_t k = t->region_first[g]; k < t->region_first[g + 1]; k++) {
         uint32_t piece = t->region_pieces[k];
         if (node != SP_NO_NODE && t->nodes[node].piece == piece) {
@@ -102,6 +87,26 @@ static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree
         node = sp_trie_child(t, node, piece);
         if (node == SP_NO_NODE) break;
     }
+    return node;
+}
+
+/* trie_walk, remembered per region: a region mostly runs under the same parent. */
+static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree_frame *parent,
+                          int *collapsed) {
+    uint32_t g = w->r->m.rows[call->row].region;
+    uint32_t parent_node = parent ? parent->node : SP_NO_NODE;
+    int local;
+    uint32_t node;
+    if (w->cache_node[g] != SP_NO_NODE && w->cache_parent[g] == parent_node) {
+        node = w->cache_node[g];
+        local = w->cache_collapsed[g];
+    } else {
+        node = trie_walk(w->t, parent_node, g, &local);
+        w->cache_parent[g] = parent_node;
+        w->cache_node[g] = node;
+        w->cache_collapsed[g] = (uint8_t)local;
+    }
+    *collapsed = local || (parent && parent->flag);
     return node;
 }
 
@@ -115,21 +120,19 @@ static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *paren
     call->node = node;
     call->flag = collapsed;
     call->pos = n->calls;
-    if (push_call(n, d) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    if (sp_node_push(n, d) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
     n->recursive |= collapsed;
     pool_call(w, n, call);
-    if (w->unfiltered) {
-        n->exclusive[call->pos] = w->unfiltered[call->event - w->base];
-    } else {
-        call->excl = d;
-        if (parent) parent->excl -= d;
-    }
+    if (w->unfiltered) return sp_node_exclusive(n, call->pos, w->unfiltered[call->event - w->base]);
+    call->excl = d;
+    if (parent) parent->excl -= d;
     return SP_OK;
 }
 
 static void path_leave(void *ctx, const sp_tree_frame *call) {
     path_walk *w = ctx;
-    if (!w->unfiltered) w->t->nodes[call->node].exclusive[call->pos] = call->excl;
+    if (!w->unfiltered && sp_node_exclusive(&w->t->nodes[call->node], call->pos, call->excl))
+        w->failed = 1;
 }
 
 static sp_status unfiltered_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *parent) {
@@ -188,6 +191,7 @@ static sp_status walk_rank(path_walk *w, const sp_compiled_filter *f, const uint
     if (st == SP_OK) n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
     sp_tree_visitor v = {path_enter, path_leave, w};
     if (st == SP_OK) st = sp_tree_walk(w->r, rows, n, &v, err);
+    if (st == SP_OK && w->failed) st = SP_ERR_OUT_OF_MEMORY;
     if (st == SP_ERR_OUT_OF_MEMORY) sp_error_set(err, st, "out of memory");
     if (st == SP_OK && flush_rank(w) != SP_OK)
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -201,8 +205,15 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
                            size_t num_ranks, sp_path_trie *t, sp_error *err) {
     if (!sp_columnar(r)) return sp_unavailable(r, "call paths", err);
     path_walk w = {.r = r, .t = t, .origin = sp_results_time_origin(r)};
-    uint32_t *rows = malloc((r->m.num_regions + 1) * sizeof *rows);
-    sp_status st = rows ? SP_OK : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t nreg = r->m.num_regions + 1;
+    uint32_t *rows = malloc(nreg * sizeof *rows);
+    w.cache_parent = malloc(nreg * sizeof *w.cache_parent);
+    w.cache_node = malloc(nreg * sizeof *w.cache_node);
+    w.cache_collapsed = malloc(nreg);
+    sp_status st = rows && w.cache_parent && w.cache_node && w.cache_collapsed
+                       ? SP_OK
+                       : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t g = 0; st == SP_OK && g < nreg; g++) w.cache_node[g] = SP_NO_NODE;
     size_t count = ranks ? num_ranks : r->num_data_ranks;
     for (size_t i = 0; st == SP_OK && i < count; i++) {
         uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
@@ -212,5 +223,8 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     }
     free(rows);
     free(w.touched);
+    free(w.cache_parent);
+    free(w.cache_node);
+    free(w.cache_collapsed);
     return st;
 }

@@ -82,20 +82,32 @@ static void pool_imbalance(const sp_results *r, const uint32_t *rows, size_t n, 
     if (t != stack_totals) free(t);
 }
 
-static sp_status pool_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
-                                  sp_pool *out, sp_error *err) {
-    int64_t *scratch = malloc(out->calls * sizeof *scratch);
-    if (!scratch) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
+                              const double *qs, size_t nq, double divisor, double *out) {
+    sp_span stack_spans[16] = {{NULL, 0}};
+    sp_span *spans = n <= 16 ? stack_spans : malloc(n * sizeof *spans);
+    if (!spans) return SP_ERR_OUT_OF_MEMORY;
     size_t k = 0;
+    int64_t lo = 0, hi = 0;
     for (size_t i = 0; i < n; i++) {
         const sp_model_row *row = &r->m.rows[rows[i]];
-        memcpy(scratch + k, r->m.durations + row->offset, row->count * sizeof *scratch);
-        k += row->count;
+        const sp_row_info *info = &r->rows[rows[i]];
+        if (row->count == 0) continue;
+        if (k == 0 || info->min_ns < lo) lo = info->min_ns;
+        if (k == 0 || info->max_ns > hi) hi = info->max_ns;
+        spans[k++] = (sp_span){r->m.durations + row->offset, (size_t)row->count};
     }
+    sp_status st = sp_percentiles_spans(spans, k, lo, hi, qs, nq, divisor, out);
+    if (spans != stack_spans) free(spans);
+    return st;
+}
+
+static sp_status pool_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
+                                  sp_pool *out, sp_error *err) {
     static const double qs[3] = {50.0, 95.0, 99.0};
     double p[3];
-    sp_percentiles_int64(scratch, k, qs, 3, SP_NS_PER_SECOND, p);
-    free(scratch);
+    if (sp_rows_percentiles(r, rows, n, qs, 3, SP_NS_PER_SECOND, p) != SP_OK)
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     out->p50 = p[0];
     out->p95 = p[1];
     out->p99 = p[2];

@@ -105,13 +105,11 @@ sp_status sp_rank_region_percentiles(const sp_rank_region *rr, const double *qs,
     }
     if (!sp_columnar(rr->owner)) return sp_unavailable(rr->owner, "percentiles", err);
     if (row->count == 0) return SP_OK;
-    int64_t *scratch = malloc(row->count * sizeof *scratch);
-    if (!scratch) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (uint64_t i = 0; i < row->count; i++) scratch[i] = rr->owner->m.durations[row->offset + i];
-    for (size_t done = 0; done < nq; done += 8) /* at most 8 per selection */
-        sp_percentiles_int64(scratch, row->count, qs + done, nq - done < 8 ? nq - done : 8, 1.0,
-                             out + done);
-    free(scratch);
+    for (size_t done = 0; done < nq; done += 8) { /* at most 8 per selection */
+        size_t k = nq - done < 8 ? nq - done : 8;
+        if (sp_rows_percentiles(rr->owner, &rr->row, 1, qs + done, k, 1.0, out + done) != SP_OK)
+            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     for (size_t i = 0; i < nq; i++) out[i] /= SP_NS_PER_SECOND;
     return SP_OK;
 }

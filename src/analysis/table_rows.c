@@ -16,48 +16,48 @@ const char *const sp_table_columns[] = {"region", "ranks", "calls", "total", "pe
                                         "parent_percent", "avg", "min", "max", "first", "last",
                                         "std", "p50", "p95", "p99", "imbalance", NULL};
 
-typedef struct int64_seq {
-    const int64_t *x;
-} int64_seq;
-
-static void seconds_fill(void *ctx, size_t first, size_t count, double *buf) {
-    const int64_seq *q = ctx;
-    for (size_t k = 0; k < count; k++) buf[k] = sp_seconds(q->x[first + k]);
-}
-
-typedef struct sqdev_seq {
-    const int64_t *x;
+/* A node's durations in pooling order, as a virtual array of doubles. */
+typedef struct node_seq {
+    const sp_path_node *n;
+    size_t chunk, at;
+    int squared;
     double mean;
-} sqdev_seq;
+} node_seq;
 
-static void sqdev_fill(void *ctx, size_t first, size_t count, double *buf) {
-    const sqdev_seq *q = ctx;
+static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
+    node_seq *q = ctx;
+    (void)first; /* blocks come in order */
     for (size_t k = 0; k < count; k++) {
-        double dev = sp_seconds(q->x[first + k]) - q->mean;
-        buf[k] = dev * dev;
+        if (q->at == sp_chunk_size(q->chunk)) {
+            q->chunk++;
+            q->at = 0;
+        }
+        double x = sp_seconds(q->n->chunks[q->chunk][q->at++]);
+        buf[k] = q->squared ? (x - q->mean) * (x - q->mean) : x;
     }
 }
 
 /* A path row's statistics from its pooled calls (§5.1 step 4). */
-static void path_row_stats(sp_path_node *n, sp_table_row *row) {
+static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     size_t calls = (size_t)n->calls;
-    int64_seq q = {n->durations};
-    row->total = sp_numpy_sum_gen(calls, seconds_fill, &q);
+    node_seq q = {n, 0, 0, 0, 0.0};
+    row->total = sp_numpy_sum_gen(calls, node_fill, &q);
     row->avg = row->total / (double)calls;
-    sqdev_seq d = {n->durations, row->avg};
-    row->std = sqrt(sp_numpy_sum_gen(calls, sqdev_fill, &d) / (double)calls);
-    row->exclusive = 0.0;
-    for (size_t i = 0; i < calls; i++) row->exclusive += sp_seconds(n->exclusive[i]);
-    int64_t lo = n->durations[0], hi = n->durations[0];
-    for (size_t i = 1; i < calls; i++) {
-        if (n->durations[i] < lo) lo = n->durations[i];
-        if (n->durations[i] > hi) hi = n->durations[i];
-    }
-    row->min = sp_seconds(lo);
-    row->max = sp_seconds(hi);
+    node_seq d = {n, 0, 0, 1, row->avg};
+    row->std = sqrt(sp_numpy_sum_gen(calls, node_fill, &d) / (double)calls);
+    row->exclusive = n->exclusive;
+    row->min = sp_seconds(n->min_ns);
+    row->max = sp_seconds(n->max_ns);
+    sp_span stack_spans[16] = {{NULL, 0}};
+    sp_span *spans = n->num_chunks <= 16 ? stack_spans : malloc(n->num_chunks * sizeof *spans);
+    if (!spans) return SP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n->num_chunks; i++)
+        spans[i] = (sp_span){n->chunks[i], i + 1 < n->num_chunks ? sp_chunk_size(i) : n->last_fill};
     static const double qs[3] = {50.0, 95.0, 99.0};
     double p[3];
-    sp_percentiles_int64(n->durations, calls, qs, 3, SP_NS_PER_SECOND, p); /* reorders */
+    sp_status st = sp_percentiles_spans(spans, n->num_chunks, n->min_ns, n->max_ns, qs, 3,
+                                        SP_NS_PER_SECOND, p);
+    if (spans != stack_spans) free(spans);
     row->p50 = p[0];
     row->p95 = p[1];
     row->p99 = p[2];
@@ -67,6 +67,7 @@ static void path_row_stats(sp_path_node *n, sp_table_row *row) {
     double mean = n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks
                                : 0.0;
     row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
+    return st;
 }
 
 static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row) {
@@ -92,11 +93,9 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
         row->has_parent_coverage = 1;
         row->parent_coverage = t->nodes[parent].coverage;
     }
-    path_row_stats(n, row);
-    free(n->durations); /* the largest scratch: release it early */
-    free(n->exclusive);
-    n->durations = n->exclusive = NULL;
-    return SP_OK;
+    sp_status st = path_row_stats(n, row);
+    sp_node_release(n); /* the largest scratch: release it early */
+    return st;
 }
 
 static int compare_seq(const void *pa, const void *pb, void *ctx) {
