@@ -146,6 +146,8 @@ sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
     if (options && options->results) *options->results = NULL;
     if (quiet && !want_results) return SP_OK;
     sp_error err = {SP_OK, ""};
+    free(model->path); /* the results describe the file just written */
+    model->path = sp_strdup(data->config.file_path);
     sp_results *results = sp_results_adopt(model, &err);
     if (!results) {
         fprintf(stderr, "scope-profiler: %s\n", err.message);
