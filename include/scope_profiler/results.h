@@ -362,6 +362,8 @@ typedef struct sp_summary_row {
     double rank_imbalance_pct; /* = imbalance */
     const char *tags;          /* JSON list of the lowest selected rank, e.g. "[]" */
     int has_percentiles;       /* 0 in aggregate-layout files: p50/p95/p99 are NaN (None) */
+    int has_exclusive;         /* 0 in aggregate-layout files without stored exclusive
+                                  totals: exclusive_duration is NaN */
 } sp_summary_row;
 
 typedef struct sp_summary_rows {
@@ -373,7 +375,9 @@ typedef struct sp_summary_rows {
  * summary(): one row per selected region, ordered by first start. With
  * per_rank nonzero, one row per (region, rank) instead, ranks ascending
  * (to_dataframe(per_rank=True)). NULL on error (bad pattern, nesting error
- * while rebuilding exclusive times, out of memory). A 10-million-call profile
+ * while rebuilding exclusive times, out of memory). Aggregate-layout files
+ * give rows too, with has_percentiles (and, without stored exclusive totals,
+ * has_exclusive) 0. A 10-million-call profile
  * takes well under a second; the percentiles need a scratch copy of the
  * largest region's durations (8 bytes per call) for the duration of the call.
  */

@@ -45,6 +45,32 @@ static void fill_pooled_row(const sp_pool *p, sp_summary_row *row) {
     row->rank_imbalance_pct = p->imbalance_pct;
 }
 
+/* Aggregate files without stored exclusive totals: the row goes without one. */
+static sp_status no_exclusive(sp_summary_row *row) {
+    row->exclusive_duration = NAN;
+    row->has_exclusive = 0;
+    return SP_OK;
+}
+
+/* Left-to-right sum of the rows' exclusive times (MPIRegion.exclusive_duration). */
+static sp_status sum_exclusive(const sp_results *r, const uint32_t *rows, size_t n,
+                               sp_summary_row *row, sp_error *err) {
+    row->exclusive_duration = 0.0;
+    row->has_exclusive = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t ns;
+        sp_error local;
+        sp_status st = sp_row_exclusive_ns(r, rows[i], &ns, &local);
+        if (st == SP_ERR_UNAVAILABLE) return no_exclusive(row);
+        if (st != SP_OK) {
+            if (err) *err = local;
+            return st;
+        }
+        row->exclusive_duration += sp_seconds(ns);
+    }
+    return SP_OK;
+}
+
 static sp_status pooled_row(const sp_mpi_region *reg, const sp_compiled_filter *f,
                             uint32_t *scratch, sp_summary_row *row, sp_error *err) {
     const sp_results *r = reg->owner;
@@ -61,19 +87,17 @@ static sp_status pooled_row(const sp_mpi_region *reg, const sp_compiled_filter *
     row->rank = -1;
     fill_pooled_row(p, row);
     row->tags = lowest_rank_tags(r, scratch, n);
-    row->exclusive_duration = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t ns;
-        if ((st = sp_row_exclusive_ns(r, scratch[i], &ns, err)) != SP_OK) return st;
-        row->exclusive_duration += sp_seconds(ns);
-    }
-    return SP_OK;
+    return sum_exclusive(r, scratch, n, row, err);
 }
 
 static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_error *err) {
     sp_summary s;
-    sp_status st = sp_rank_region_get_summary(rr, &s, err);
-    if (st != SP_OK) return st;
+    sp_error local;
+    sp_status st = sp_rank_region_get_summary(rr, &s, &local);
+    if (st != SP_OK && st != SP_ERR_UNAVAILABLE) {
+        if (err) *err = local;
+        return st;
+    }
     const sp_model_row *mr = &rr->owner->m.rows[rr->row];
     *row = (sp_summary_row){.name = sp_rank_region_name(rr), .rank = mr->rank, .num_ranks = 1,
         .num_calls = s.num_calls, .total_duration = s.total_duration,
@@ -81,7 +105,8 @@ static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_erro
         .average_duration = s.average_duration, .min_duration = s.min_duration,
         .max_duration = s.max_duration, .first_duration = s.first_duration,
         .last_duration = s.last_duration, .std_duration = s.std_duration,
-        .tags = mr->tags ? mr->tags : "[]"};
+        .tags = mr->tags ? mr->tags : "[]", .has_exclusive = st == SP_OK};
+    st = SP_OK;
     double p[3] = {NAN, NAN, NAN};
     row->has_percentiles = sp_columnar(rr->owner);
     if (row->has_percentiles) st = sp_rank_region_percentiles(rr, summary_qs, 3, p, err);

@@ -106,6 +106,7 @@ static void check_summary_row(check_state *s, const sp_summary_row *row, json_ob
 #undef D
     check_tags(s->stem, row->tags, member(want, "tags"));
     assert_true(row->has_percentiles);
+    assert_true(row->has_exclusive);
 }
 
 static void check_summary(check_state *s, const sp_results *r, json_object *exp) {

@@ -237,6 +237,7 @@ static void test_aggregate_values(void **state) {
     sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
     assert_non_null(rows);
     assert_false(rows->rows[0].has_percentiles);
+    assert_true(rows->rows[0].has_exclusive);
     assert_true(isnan(rows->rows[0].p95_duration));
     sp_summary_rows_free(rows);
     sp_pool_stats p;
@@ -265,8 +266,14 @@ static void test_aggregate_errors(void **state) {
     double out;
     assert_int_equal(sp_rank_region_percentiles(sp_mpi_region_rank(a, 0, &err), &q, 1, &out, &err),
                      SP_ERR_UNAVAILABLE);
-    assert_null(sp_results_summary(r, NULL, 0, &err)); /* summary needs exclusive times */
-    assert_int_equal(err.status, SP_ERR_UNAVAILABLE);
+    for (int per_rank = 0; per_rank < 2; per_rank++) { /* rows without exclusive times */
+        sp_summary_rows *rows = sp_results_summary(r, NULL, per_rank, &err);
+        assert_non_null(rows);
+        assert_false(rows->rows[0].has_exclusive);
+        assert_true(isnan(rows->rows[0].exclusive_duration));
+        assert_true(rows->rows[0].total_duration > 0.0);
+        sp_summary_rows_free(rows);
+    }
     sp_table_rows rows; /* the table falls back to flat rows */
     assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_OK);
     assert_int_equal(rows.count, 2);
