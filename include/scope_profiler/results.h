@@ -50,8 +50,8 @@ typedef struct sp_error {
     char message[1024];
 } sp_error;
 
-typedef struct sp_results sp_results;       /**< ProfilingResults: one profile */
-typedef struct sp_mpi_region sp_mpi_region; /**< MPIRegion: one region over all ranks */
+typedef struct sp_results sp_results;         /**< ProfilingResults: one profile */
+typedef struct sp_mpi_region sp_mpi_region;   /**< MPIRegion: one region over all ranks */
 typedef struct sp_rank_region sp_rank_region; /**< Region: one region on one rank */
 
 /* --- Reading ------------------------------------------------------------- */
@@ -175,8 +175,7 @@ typedef struct sp_metadata_item {
 SP_API size_t sp_results_num_metadata(const sp_results *results);
 
 /** The index-th attribute in file order; returns 0 if out of range. */
-SP_API int sp_results_metadata_at(const sp_results *results, size_t index,
-                                  sp_metadata_item *out);
+SP_API int sp_results_metadata_at(const sp_results *results, size_t index, sp_metadata_item *out);
 
 /** The attribute named key; returns 0 if absent. */
 SP_API int sp_results_metadata_find(const sp_results *results, const char *key,
@@ -394,15 +393,15 @@ SP_API void sp_region_list_free(const sp_mpi_region **list);
 
 /** Options of sp_print_summary(); all-zero means the tutorial's defaults. */
 typedef struct sp_print_options {
-    const char *sort;             /* NULL/"start" (tree order), "total", "calls", "avg", "min",
-                                     "max", "p95", "imbalance", "name" */
-    const char *const *columns;   /* NULL = {"region", "total"}; see docs/analysis.md */
+    const char *sort;           /* NULL/"start" (tree order), "total", "calls", "avg", "min",
+                                   "max", "p95", "imbalance", "name" */
+    const char *const *columns; /* NULL = {"region", "total"}; see docs/analysis.md */
     size_t num_columns;
     sp_filter filter;
-    int suppress_notes;           /* nonzero: no notes box */
-    int ascii;                    /* nonzero: ASCII box drawing instead of UTF-8 */
-    const char *title;            /* notes box title; NULL = "<label> - <path> (N rank[s])" */
-    const char *percentage_mode;  /* NULL/"coverage" or "exclusive" (the percent column) */
+    int suppress_notes;          /* nonzero: no notes box */
+    int ascii;                   /* nonzero: ASCII box drawing instead of UTF-8 */
+    const char *title;           /* notes box title; NULL = "<label> - <path> (N rank[s])" */
+    const char *percentage_mode; /* NULL/"coverage" or "exclusive" (the percent column) */
 } sp_print_options;
 
 /** print_summary(): the nested box table. */
@@ -410,8 +409,8 @@ SP_API sp_status sp_print_summary(const sp_results *results, FILE *out,
                                   const sp_print_options *options, sp_error *err);
 
 /** Summary rows (to_dataframe) as CSV or JSON, keys named as in summary(). */
-SP_API sp_status sp_write_summary_csv(const sp_results *results, FILE *out,
-                                      const sp_filter *filter, int per_rank, sp_error *err);
+SP_API sp_status sp_write_summary_csv(const sp_results *results, FILE *out, const sp_filter *filter,
+                                      int per_rank, sp_error *err);
 SP_API sp_status sp_write_summary_json(const sp_results *results, FILE *out,
                                        const sp_filter *filter, int per_rank, sp_error *err);
 

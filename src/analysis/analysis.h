@@ -43,8 +43,8 @@ typedef struct sp_pool_stats {
  * total is numpy's sum of the pooled seconds (not MPIRegion's total); for one
  * rank this is the file's per_rank entry. Aggregate-layout files: computed
  * from the stored per-row statistics (total = sum of the row totals). */
-sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks,
-                               size_t num_ranks, sp_pool_stats *out, sp_error *err);
+sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks, size_t num_ranks,
+                               sp_pool_stats *out, sp_error *err);
 
 /* The path as Python's pathlib prints it ("./a//b.h5" -> "a/b.h5"), used in messages. */
 const char *sp_results_path_text(const sp_results *results);
@@ -52,33 +52,33 @@ const char *sp_results_path_text(const sp_results *results);
 /* --- display rows of the summary table (§5.1-5.3) ------------------------ */
 
 typedef struct sp_table_row {
-    const char *name;  /* last path element: points into call_path, or (fallback rows)
-                          into the results' region names */
-    char *call_path;   /* "a > b"; NULL for a flat fallback row */
-    int depth;         /* 0 for roots and fallback rows */
-    int recursive;     /* collapsed recursion: the region cell gets " ↻" */
-    int has_children;  /* an "(own)" row follows this one */
+    const char *name; /* last path element: points into call_path, or (fallback rows)
+                         into the results' region names */
+    char *call_path;  /* "a > b"; NULL for a flat fallback row */
+    int depth;        /* 0 for roots and fallback rows */
+    int recursive;    /* collapsed recursion: the region cell gets " ↻" */
+    int has_children; /* an "(own)" row follows this one */
     uint64_t num_ranks;
     uint64_t calls;
-    int has_timing;    /* 0: total/avg/min/... are None ("-") */
+    int has_timing; /* 0: total/avg/min/... are None ("-") */
     double total, avg, min, max, std, p50, p95, p99;
     int has_percentiles; /* 0: p50/p95/p99 are None (no calls, or an aggregate-layout file) */
     int has_first_last;
     double first, last;
     int has_exclusive;
-    double exclusive;  /* the (own) row's value */
+    double exclusive; /* the (own) row's value */
     double coverage;
     int has_parent_coverage;
     double parent_coverage;
     int has_imbalance;
-    double imbalance;  /* percent */
-    double start;      /* path rows: first start relative to time_origin; fallback rows:
-                          absolute first start, or +inf without calls (Python's quirk) */
+    double imbalance; /* percent */
+    double start;     /* path rows: first start relative to time_origin; fallback rows:
+                         absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
 
 typedef struct sp_table_rows {
     size_t count;
-    sp_table_row *rows;  /* display order */
+    sp_table_row *rows; /* display order */
     int has_session_total;
     double session_total; /* total of the first "scope_profiler.session" row */
 } sp_table_rows;
@@ -89,9 +89,8 @@ typedef struct sp_table_rows {
  * fallback row (as the Python table does). Errors: SP_ERR_BAD_PATTERN,
  * SP_ERR_BAD_OPTION (unknown sort key or percentage mode), SP_ERR_OUT_OF_MEMORY.
  * On error *out is empty. */
-sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter,
-                              const char *sort, const char *percentage_mode,
-                              sp_table_rows *out, sp_error *err);
+sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter, const char *sort,
+                              const char *percentage_mode, sp_table_rows *out, sp_error *err);
 void sp_table_rows_free(sp_table_rows *rows);
 
 /* The sort keys and column keys, NULL-terminated (for help texts and errors). */

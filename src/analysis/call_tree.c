@@ -10,10 +10,10 @@
 #include "common/error.h"
 
 typedef struct cursor {
-    uint64_t base;   /* first event of the row */
-    uint64_t pos;    /* next call (index into perm or the row) */
+    uint64_t base; /* first event of the row */
+    uint64_t pos;  /* next call (index into perm or the row) */
     uint64_t count;
-    uint32_t *perm;  /* tree order of the row's calls, NULL when already in order */
+    uint32_t *perm; /* tree order of the row's calls, NULL when already in order */
     uint32_t row;
 } cursor;
 
@@ -78,7 +78,8 @@ static int compare_tree_order(const void *pa, const void *pb, void *arg) {
 static uint32_t *row_permutation(const sp_results *r, const sp_model_row *row) {
     uint32_t *perm = malloc(row->count * sizeof *perm);
     if (!perm) return NULL;
-    for (uint64_t i = 0; i < row->count; i++) perm[i] = (uint32_t)i;
+    for (uint64_t i = 0; i < row->count; i++)
+        perm[i] = (uint32_t)i;
     perm_ctx c = {r->m.starts + row->offset, r->m.durations + row->offset};
     qsort_r(perm, row->count, sizeof *perm, compare_tree_order, &c);
     return perm;
@@ -95,17 +96,19 @@ static sp_status walk_init(walk *w, const sp_results *r, const uint32_t *rows, s
         cursor *c = &w->cursors[i];
         *c = (cursor){row->offset, 0, row->count, NULL, rows[i]};
         if (row->count == 0) continue;
-        if (row->count > UINT32_MAX) return SP_ERR_OUT_OF_MEMORY;
-        if (!r->rows[rows[i]].tree_sorted && !(c->perm = row_permutation(r, row)))
+        if (!r->rows[rows[i]].tree_sorted &&
+            (row->count > UINT32_MAX || !(c->perm = row_permutation(r, row))))
             return SP_ERR_OUT_OF_MEMORY;
         w->heap[w->heap_len++] = cursor_head(w, (uint32_t)i);
     }
-    for (size_t i = w->heap_len / 2; i-- > 0;) sift_down(w->heap, w->heap_len, i);
+    for (size_t i = w->heap_len / 2; i-- > 0;)
+        sift_down(w->heap, w->heap_len, i);
     return SP_OK;
 }
 
 static void walk_free(walk *w, size_t n) {
-    for (size_t i = 0; w->cursors && i < n; i++) free(w->cursors[i].perm);
+    for (size_t i = 0; w->cursors && i < n; i++)
+        free(w->cursors[i].perm);
     free(w->cursors);
     free(w->heap);
     sp_lanes_free(&w->lanes);
@@ -166,8 +169,10 @@ static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
         sp_tree_frame f = {w->heap[0].start, w->heap[0].end, e, c->row, 0, 0, 0, 0};
         sp_status st = visit(w, &f, v, err);
         if (st != SP_OK) return st;
-        if (++c->pos < c->count) w->heap[0] = cursor_head(w, w->heap[0].cursor);
-        else w->heap[0] = w->heap[--w->heap_len];
+        if (++c->pos < c->count)
+            w->heap[0] = cursor_head(w, w->heap[0].cursor);
+        else
+            w->heap[0] = w->heap[--w->heap_len];
         sift_down(w->heap, w->heap_len, 0);
     }
     if (v->leave) sp_lanes_drain(&w->lanes, v->leave, v->ctx);
@@ -178,14 +183,16 @@ sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
                        const sp_tree_visitor *visitor, sp_error *err) {
     walk w;
     sp_status st = walk_init(&w, r, rows, n);
-    if (st != SP_OK) sp_error_set(err, st, "out of memory while rebuilding the call tree");
-    else st = walk_run(&w, visitor, err);
+    if (st != SP_OK)
+        sp_error_set(err, st, "out of memory while rebuilding the call tree");
+    else
+        st = walk_run(&w, visitor, err);
     walk_free(&w, n);
     return st;
 }
 
-size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions,
-                    size_t num_regions, uint32_t *out) {
+size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions, size_t num_regions,
+                    uint32_t *out) {
     size_t n = 0;
     for (size_t i = 0; i < num_regions; i++) {
         int found;

@@ -37,7 +37,7 @@ sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
 
 /* The rows of `rank` for the given regions (in that order), skipping regions
  * without an entry on that rank; returns the count written to out. */
-size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions,
-                    size_t num_regions, uint32_t *out);
+size_t sp_rank_rows(const sp_results *r, uint32_t rank, const uint32_t *regions, size_t num_regions,
+                    uint32_t *out);
 
 #endif

@@ -11,15 +11,14 @@ struct sp_event_iter {
     sp_compiled_filter *filter;
     uint32_t *regions;
     size_t num_regions;
-    size_t region;    /* current position in regions */
-    size_t rank_pos;  /* current position in the region's rank sequence */
-    uint64_t call;    /* next call of the current (region, rank) row */
-    double origin;    /* seconds subtracted from start and end */
+    size_t region;   /* current position in regions */
+    size_t rank_pos; /* current position in the region's rank sequence */
+    uint64_t call;   /* next call of the current (region, rank) row */
+    double origin;   /* seconds subtracted from start and end */
     int64_t origin_ns;
 };
 
-sp_event_iter *sp_events_open(const sp_results *r, const sp_event_options *options,
-                              sp_error *err) {
+sp_event_iter *sp_events_open(const sp_results *r, const sp_event_options *options, sp_error *err) {
     if (!sp_columnar(r)) {
         sp_unavailable(r, "events", err);
         return NULL;

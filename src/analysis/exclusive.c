@@ -32,7 +32,8 @@ static sp_status compute_all(sp_results *r, sp_error *err) {
     sp_status st = SP_OK;
     if (!r->row_exclusive || !regions || !rows)
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t g = 0; st == SP_OK && g < nreg; g++) regions[g] = (uint32_t)g; /* file order */
+    for (size_t g = 0; st == SP_OK && g < nreg; g++)
+        regions[g] = (uint32_t)g; /* file order */
     sp_tree_visitor v = {exclusive_enter, NULL, r->row_exclusive};
     for (size_t k = 0; st == SP_OK && k < r->num_data_ranks; k++) {
         size_t n = sp_rank_rows(r, r->data_ranks[k], regions, nreg, rows);

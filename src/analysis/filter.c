@@ -35,7 +35,8 @@ static sp_status bad_pattern(const char *kind, const char *pattern, int code, PC
     return SP_ERR_BAD_PATTERN;
 }
 
-/* Anchored at the start only, like Python's re.match; Unicode-aware like Python 3's str patterns. */
+/* Anchored at the start only, like Python's re.match; Unicode-aware like Python 3's str patterns.
+ */
 static sp_status compile_list(const char *kind, const char *const *patterns, size_t n,
                               pcre2_code ***out, sp_error *err) {
     *out = calloc(n ? n : 1, sizeof **out);
@@ -45,7 +46,8 @@ static sp_status compile_list(const char *kind, const char *const *patterns, siz
         const char *p = patterns[i] ? patterns[i] : "";
         int code;
         PCRE2_SIZE offset;
-        (*out)[i] = pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, options, &code, &offset, NULL);
+        (*out)[i] =
+            pcre2_compile((PCRE2_SPTR)p, PCRE2_ZERO_TERMINATED, options, &code, &offset, NULL);
         if (!(*out)[i]) return bad_pattern(kind, p, code, offset, err);
     }
     return SP_OK;
@@ -72,7 +74,8 @@ static sp_status copy_ranks(sp_compiled_filter *f, const uint32_t *ranks, size_t
     if (!f->ranks || !sorted || !keep) {
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     } else {
-        for (size_t i = 0; i < n; i++) sorted[i] = (rank_at){ranks[i], i};
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = (rank_at){ranks[i], i};
         qsort(sorted, n, sizeof *sorted, compare_rank_at);
         for (size_t i = 0; i < n; i++)
             if (i == 0 || sorted[i].rank != sorted[i - 1].rank) keep[sorted[i].index] = 1;
@@ -81,7 +84,8 @@ static sp_status copy_ranks(sp_compiled_filter *f, const uint32_t *ranks, size_t
         f->sorted_ranks = malloc(f->num_ranks * sizeof *f->sorted_ranks);
         if (!f->sorted_ranks) st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         for (size_t i = 0, k = 0; f->sorted_ranks && i < n; i++)
-            if (i == 0 || sorted[i].rank != sorted[i - 1].rank) f->sorted_ranks[k++] = sorted[i].rank;
+            if (i == 0 || sorted[i].rank != sorted[i - 1].rank)
+                f->sorted_ranks[k++] = sorted[i].rank;
     }
     free(sorted);
     free(keep);
@@ -117,8 +121,10 @@ sp_compiled_filter *sp_filter_compile(const sp_filter *filter, sp_error *err) {
 
 void sp_filter_free(sp_compiled_filter *f) {
     if (!f) return;
-    for (size_t i = 0; f->include && i < f->num_include; i++) pcre2_code_free(f->include[i]);
-    for (size_t i = 0; f->exclude && i < f->num_exclude; i++) pcre2_code_free(f->exclude[i]);
+    for (size_t i = 0; f->include && i < f->num_include; i++)
+        pcre2_code_free(f->include[i]);
+    for (size_t i = 0; f->exclude && i < f->num_exclude; i++)
+        pcre2_code_free(f->exclude[i]);
     free(f->include);
     free(f->exclude);
     pcre2_match_data_free(f->match);
@@ -152,8 +158,10 @@ int sp_filter_has_rank(const sp_compiled_filter *f, uint32_t rank) {
     size_t lo = 0, hi = f->num_ranks;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (f->sorted_ranks[mid] < rank) lo = mid + 1;
-        else hi = mid;
+        if (f->sorted_ranks[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < f->num_ranks && f->sorted_ranks[lo] == rank;
 }

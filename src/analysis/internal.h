@@ -19,7 +19,7 @@ typedef struct sp_row_info {
     int64_t last_end_ns;    /* latest end */
     int64_t total_ns;       /* sum of durations */
     int64_t min_ns, max_ns;
-    uint8_t shadowed; /* a later row holds the same (region, rank): Python keeps the later one */
+    uint8_t shadowed;    /* a later row holds the same (region, rank): Python keeps the later one */
     uint8_t tree_sorted; /* calls already in (start asc, end desc) order */
 } sp_row_info;
 
@@ -61,20 +61,20 @@ struct sp_mpi_region {
 
 struct sp_results {
     sp_model m;
-    char *path_text;     /* the path as pathlib prints it */
-    char *label;         /* NULL when the run has none */
-    char *display_label; /* label or file stem */
-    sp_row_info *rows;   /* one per model row */
+    char *path_text;              /* the path as pathlib prints it */
+    char *label;                  /* NULL when the run has none */
+    char *display_label;          /* label or file stem */
+    sp_row_info *rows;            /* one per model row */
     sp_rank_region *rank_regions; /* one per model row */
     sp_mpi_region *regions;       /* one per region name */
     uint32_t *data_ranks;         /* distinct ranks with rows, ascending */
     size_t num_data_ranks;
-    size_t num_ranks; /* Python's num_ranks */
+    size_t num_ranks;      /* Python's num_ranks */
     uint32_t *start_order; /* all regions in get_regions() order */
     int has_calls;
     int64_t min_start_ns, max_end_ns;
     double min_start, max_end; /* seconds, as Python's min/max of the per-region doubles */
-    int exclusive_state; /* 0 not computed, 1 computed, 2 failed, 3 stored totals suffice */
+    int exclusive_state;       /* 0 not computed, 1 computed, 2 failed, 3 stored totals suffice */
     sp_error exclusive_error;
     int64_t *row_exclusive; /* per model row, when computed */
 };
@@ -92,13 +92,19 @@ static inline int64_t sp_end_ns(int64_t start, int64_t duration) {
     return end;
 }
 
-static inline double sp_seconds(int64_t ns) { return (double)ns / SP_NS_PER_SECOND; }
+static inline double sp_seconds(int64_t ns) {
+    return (double)ns / SP_NS_PER_SECOND;
+}
 
 /* The results' mutable caches behind a const handle (lazy computation). */
-static inline sp_results *sp_results_mut(const sp_results *r) { return (sp_results *)r; }
+static inline sp_results *sp_results_mut(const sp_results *r) {
+    return (sp_results *)r;
+}
 
 /* Nonzero when the file holds per-call events. */
-static inline int sp_columnar(const sp_results *r) { return r->m.layout == SP_LAYOUT_COLUMNAR; }
+static inline int sp_columnar(const sp_results *r) {
+    return r->m.layout == SP_LAYOUT_COLUMNAR;
+}
 
 /* The entry of region for rank, or NULL. */
 const sp_model_row *sp_region_entry(const sp_mpi_region *region, uint32_t rank);
@@ -113,12 +119,12 @@ double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, do
                          int squared, double mean);
 
 /* Percentiles of the durations of rows (see sp_percentiles_spans); rows may be empty of calls. */
-sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
-                              const double *qs, size_t nq, double divisor, double *out);
+sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n, const double *qs,
+                              size_t nq, double divisor, double *out);
 
 /* Pooled statistics over the given rows (in the given order). */
-sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what,
-                       sp_pool *out, sp_error *err);
+sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what, sp_pool *out,
+                       sp_error *err);
 
 /* The region's pooled statistics over all ranks, computed once. */
 const sp_pool *sp_region_pooled(const sp_mpi_region *region, sp_error *err);

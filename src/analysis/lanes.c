@@ -21,7 +21,8 @@ sp_status sp_lanes_init(sp_lanes *l) {
 }
 
 void sp_lanes_free(sp_lanes *l) {
-    for (size_t i = 0; l->stacks && i < l->cap; i++) free(l->stacks[i].frames);
+    for (size_t i = 0; l->stacks && i < l->cap; i++)
+        free(l->stacks[i].frames);
     free(l->keys);
     free(l->used);
     free(l->stacks);
@@ -31,7 +32,8 @@ void sp_lanes_free(sp_lanes *l) {
 static size_t slot_of(const sp_lanes *l, int64_t id) {
     uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
     size_t i = (size_t)(h >> 32) & (l->cap - 1);
-    while (l->used[i] && l->keys[i] != id) i = (i + 1) & (l->cap - 1);
+    while (l->used[i] && l->keys[i] != id)
+        i = (i + 1) & (l->cap - 1);
     return i;
 }
 
@@ -84,5 +86,6 @@ sp_status sp_stack_grow(sp_stack *s) {
 
 void sp_lanes_drain(sp_lanes *l, void (*leave)(void *ctx, const sp_tree_frame *f), void *ctx) {
     for (size_t i = 0; i < l->cap; i++)
-        while (l->used[i] && l->stacks[i].len) leave(ctx, &l->stacks[i].frames[--l->stacks[i].len]);
+        while (l->used[i] && l->stacks[i].len)
+            leave(ctx, &l->stacks[i].frames[--l->stacks[i].len]);
 }

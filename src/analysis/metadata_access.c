@@ -27,7 +27,9 @@ static void fill_item(const sp_meta_entry *e, sp_metadata_item *out) {
     }
 }
 
-size_t sp_results_num_metadata(const sp_results *r) { return r->m.num_meta; }
+size_t sp_results_num_metadata(const sp_results *r) {
+    return r->m.num_meta;
+}
 
 int sp_results_metadata_at(const sp_results *r, size_t index, sp_metadata_item *out) {
     if (index >= r->m.num_meta) return 0;

@@ -12,8 +12,10 @@ uint32_t sp_region_entry_index(const sp_mpi_region *reg, uint32_t rank, int *fou
     size_t lo = 0, hi = reg->num_entries;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->rows[reg->by_rank[mid]].rank < rank) lo = mid + 1;
-        else hi = mid;
+        if (m->rows[reg->by_rank[mid]].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     *found = lo < reg->num_entries && m->rows[reg->by_rank[lo]].rank == rank;
     return (uint32_t)lo;
@@ -36,13 +38,17 @@ const sp_pool *sp_region_pooled(const sp_mpi_region *creg, sp_error *err) {
 }
 
 /* The pooled statistics, or NULL (out of memory: the accessors then answer NaN). */
-static const sp_pool *pooled(const sp_mpi_region *reg) { return sp_region_pooled(reg, NULL); }
+static const sp_pool *pooled(const sp_mpi_region *reg) {
+    return sp_region_pooled(reg, NULL);
+}
 
 const char *sp_mpi_region_name(const sp_mpi_region *reg) {
     return reg->owner->m.region_names[reg->index];
 }
 
-size_t sp_mpi_region_num_ranks(const sp_mpi_region *reg) { return reg->num_entries; }
+size_t sp_mpi_region_num_ranks(const sp_mpi_region *reg) {
+    return reg->num_entries;
+}
 
 uint32_t sp_mpi_region_rank_id(const sp_mpi_region *reg, size_t index) {
     return index < reg->num_entries ? reg->owner->m.rows[reg->by_rank[index]].rank : UINT32_MAX;
@@ -50,7 +56,8 @@ uint32_t sp_mpi_region_rank_id(const sp_mpi_region *reg, size_t index) {
 
 uint64_t sp_mpi_region_num_calls(const sp_mpi_region *reg) {
     uint64_t n = 0;
-    for (size_t i = 0; i < reg->num_entries; i++) n += reg->owner->m.rows[reg->entries[i]].count;
+    for (size_t i = 0; i < reg->num_entries; i++)
+        n += reg->owner->m.rows[reg->entries[i]].count;
     return n;
 }
 
@@ -63,7 +70,8 @@ double sp_mpi_region_total_duration(const sp_mpi_region *reg) {
 
 int64_t sp_mpi_region_total_duration_ns(const sp_mpi_region *reg) {
     int64_t total = 0;
-    for (size_t i = 0; i < reg->num_entries; i++) total += reg->owner->rows[reg->entries[i]].total_ns;
+    for (size_t i = 0; i < reg->num_entries; i++)
+        total += reg->owner->rows[reg->entries[i]].total_ns;
     return total;
 }
 
@@ -228,7 +236,8 @@ const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *reg, uint32_t rank
     sp_strbuf_puts(&b, "Region ");
     sp_py_repr_str(&b, sp_mpi_region_name(reg));
     sp_strbuf_printf(&b, " has no data for rank %u. Available ranks: ", (unsigned)rank);
-    for (size_t k = 0; ranks && k < reg->num_entries; k++) ranks[k] = sp_mpi_region_rank_id(reg, k);
+    for (size_t k = 0; ranks && k < reg->num_entries; k++)
+        ranks[k] = sp_mpi_region_rank_id(reg, k);
     if (ranks) sp_py_repr_u32_list(&b, ranks, reg->num_entries);
     const char *text = sp_strbuf_text(&b);
     sp_error_set(err, SP_ERR_NO_SUCH_RANK, "%s", text && ranks ? text : "no data for that rank");

@@ -9,17 +9,21 @@ enum { NUMPY_BUFSIZE = 8192, PAIRWISE_BLOCK = 128, SELECT_SMALL = 16 };
 static double pairwise_sum(const double *a, size_t n) {
     if (n < 8) {
         double res = 0.0;
-        for (size_t i = 0; i < n; i++) res += a[i];
+        for (size_t i = 0; i < n; i++)
+            res += a[i];
         return res;
     }
     if (n <= PAIRWISE_BLOCK) {
         double r[8];
-        for (size_t j = 0; j < 8; j++) r[j] = a[j];
+        for (size_t j = 0; j < 8; j++)
+            r[j] = a[j];
         size_t i;
         for (i = 8; i < n - n % 8; i += 8)
-            for (size_t j = 0; j < 8; j++) r[j] += a[i + j];
+            for (size_t j = 0; j < 8; j++)
+                r[j] += a[i + j];
         double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++) res += a[i];
+        for (; i < n; i++)
+            res += a[i];
         return res;
     }
     size_t n2 = n / 2;
@@ -78,9 +82,11 @@ static sp_status select_small(const sp_span *spans, size_t nspans, uint64_t n,
     if (!copy) return SP_ERR_OUT_OF_MEMORY;
     size_t k = 0;
     for (size_t s = 0; s < nspans; s++)
-        for (size_t i = 0; i < spans[s].n; i++) copy[k++] = spans[s].x[i];
+        for (size_t i = 0; i < spans[s].n; i++)
+            copy[k++] = spans[s].x[i];
     qsort(copy, n, sizeof *copy, compare_i64);
-    for (size_t i = 0; i < nr; i++) values[i] = copy[ranks[i]];
+    for (size_t i = 0; i < nr; i++)
+        values[i] = copy[ranks[i]];
     free(copy);
     return SP_OK;
 }
@@ -93,13 +99,13 @@ typedef struct bucket_want {
     uint64_t bucket, count; /* values in the bucket */
     size_t first, num;      /* ranks[first .. first + num) */
     uint64_t within[MAX_RANKS];
-    int64_t *inside;        /* the bucket's values, gathered */
+    int64_t *inside; /* the bucket's values, gathered */
     uint64_t filled;
 } bucket_want;
 
 /* Gathers the values of the wanted buckets in one pass over the data. */
-static sp_status gather(const sp_span *spans, size_t nspans, int shift, int64_t lo,
-                        bucket_want *w, size_t nw) {
+static sp_status gather(const sp_span *spans, size_t nspans, int shift, int64_t lo, bucket_want *w,
+                        size_t nw) {
     for (size_t j = 0; j < nw; j++)
         if (!(w[j].inside = malloc((w[j].count ? w[j].count : 1) * sizeof *w[j].inside)))
             return SP_ERR_OUT_OF_MEMORY;
@@ -121,14 +127,17 @@ static sp_status select_buckets(const sp_span *spans, size_t nspans, int shift, 
     for (size_t j = 0; st == SP_OK && j < nw; j++) {
         int64_t blo = (int64_t)((uint64_t)lo + (w[j].bucket << shift));
         if (shift == 0) { /* a bucket holds one value */
-            for (size_t k = 0; k < w[j].num; k++) values[w[j].first + k] = blo;
+            for (size_t k = 0; k < w[j].num; k++)
+                values[w[j].first + k] = blo;
             continue;
         }
         int64_t bhi = (uint64_t)hi - (uint64_t)blo < width ? hi : (int64_t)((uint64_t)blo + width);
         sp_span one = {w[j].inside, w[j].count};
-        st = select_ranks(&one, 1, w[j].count, blo, bhi, w[j].within, w[j].num, values + w[j].first);
+        st =
+            select_ranks(&one, 1, w[j].count, blo, bhi, w[j].within, w[j].num, values + w[j].first);
     }
-    for (size_t j = 0; j < nw; j++) free(w[j].inside);
+    for (size_t j = 0; j < nw; j++)
+        free(w[j].inside);
     return st;
 }
 
@@ -137,13 +146,15 @@ static sp_status select_buckets(const sp_span *spans, size_t nspans, int shift, 
 static sp_status select_ranks(const sp_span *spans, size_t nspans, uint64_t n, int64_t lo,
                               int64_t hi, const uint64_t *ranks, size_t nr, int64_t *values) {
     if (lo == hi) {
-        for (size_t i = 0; i < nr; i++) values[i] = lo;
+        for (size_t i = 0; i < nr; i++)
+            values[i] = lo;
         return SP_OK;
     }
     if (n <= SMALL_SELECT) return select_small(spans, nspans, n, ranks, nr, values);
     uint64_t range = (uint64_t)hi - (uint64_t)lo;
     int shift = 0;
-    while ((range >> shift) >= RADIX_BUCKETS) shift++;
+    while ((range >> shift) >= RADIX_BUCKETS)
+        shift++;
     uint64_t *hist = calloc((range >> shift) + 1, sizeof *hist);
     if (!hist) return SP_ERR_OUT_OF_MEMORY;
     for (size_t s = 0; s < nspans; s++)
@@ -153,10 +164,12 @@ static sp_status select_ranks(const sp_span *spans, size_t nspans, uint64_t n, i
     size_t nw = 0;
     uint64_t before = 0, b = 0;
     for (size_t i = 0; i < nr;) {
-        while (before + hist[b] <= ranks[i]) before += hist[b++];
+        while (before + hist[b] <= ranks[i])
+            before += hist[b++];
         bucket_want *x = &w[nw++];
         *x = (bucket_want){.bucket = b, .count = hist[b], .first = i};
-        for (; i < nr && ranks[i] < before + hist[b]; i++) x->within[x->num++] = ranks[i] - before;
+        for (; i < nr && ranks[i] < before + hist[b]; i++)
+            x->within[x->num++] = ranks[i] - before;
     }
     free(hist);
     return select_buckets(spans, nspans, shift, lo, hi, w, nw, values);
@@ -165,7 +178,8 @@ static sp_status select_ranks(const sp_span *spans, size_t nspans, uint64_t n, i
 sp_status sp_percentiles_spans(const sp_span *spans, size_t nspans, int64_t lo, int64_t hi,
                                const double *qs, size_t nq, double divisor, double *out) {
     uint64_t n = 0, ranks[MAX_RANKS] = {0};
-    for (size_t s = 0; s < nspans; s++) n += spans[s].n;
+    for (size_t s = 0; s < nspans; s++)
+        n += spans[s].n;
     if (n == 0 || nq > MAX_RANKS / 2) return SP_ERR_INVALID_ARGUMENT;
     size_t nr = 0;
     for (size_t i = 0; i < nq; i++) { /* the order statistics each percentile needs */
@@ -186,13 +200,15 @@ sp_status sp_percentiles_spans(const sp_span *spans, size_t nspans, int64_t lo, 
         double v = (double)(n - 1) * (qs[i] / 100.0);
         uint64_t k = v >= (double)(n - 1) ? n - 1 : (uint64_t)floor(v);
         size_t at = 0, next = 0;
-        while (ranks[at] != k) at++;
+        while (ranks[at] != k)
+            at++;
         double a = (double)values[at] / divisor;
         if (v >= (double)(n - 1)) {
             out[i] = a;
             continue;
         }
-        while (ranks[next] != k + 1) next++;
+        while (ranks[next] != k + 1)
+            next++;
         out[i] = lerp(a, (double)values[next] / divisor, v - floor(v));
     }
     return st;

@@ -9,7 +9,8 @@ static const char path_separator[] = " > ";
 
 static uint64_t hash_bytes(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
     return h;
 }
 
@@ -46,7 +47,8 @@ static uint32_t intern(sp_path_trie *t, const char *s, size_t n) {
 /* Elements of one name: split on " > " like Python's str.split. */
 static size_t count_pieces(const char *name) {
     size_t n = 1;
-    for (const char *p = name; (p = strstr(p, path_separator)); p += sizeof path_separator - 1) n++;
+    for (const char *p = name; (p = strstr(p, path_separator)); p += sizeof path_separator - 1)
+        n++;
     return n;
 }
 
@@ -61,7 +63,8 @@ static sp_status alloc_pieces(sp_path_trie *t, const sp_results *r, size_t *tota
     }
     t->region_first[nreg] = *total;
     size_t cap = 16;
-    while (cap < 2 * *total) cap *= 2;
+    while (cap < 2 * *total)
+        cap *= 2;
     t->piece_slots_cap = cap;
     t->piece_slots = calloc(cap, sizeof *t->piece_slots);
     t->region_pieces = malloc((*total + 1) * sizeof *t->region_pieces);
@@ -70,8 +73,8 @@ static sp_status alloc_pieces(sp_path_trie *t, const sp_results *r, size_t *tota
     t->child_cap = 64;
     t->child_keys = calloc(t->child_cap, sizeof *t->child_keys);
     t->child_vals = malloc(t->child_cap * sizeof *t->child_vals);
-    if (!t->piece_slots || !t->region_pieces || !t->piece_text || !t->piece_len ||
-        !t->child_keys || !t->child_vals)
+    if (!t->piece_slots || !t->region_pieces || !t->piece_text || !t->piece_len || !t->child_keys ||
+        !t->child_vals)
         return SP_ERR_OUT_OF_MEMORY;
     return SP_OK;
 }
@@ -93,7 +96,8 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
 }
 
 void sp_node_release(sp_path_node *n) {
-    for (size_t i = 0; i < n->num_chunks; i++) free(n->chunks[i]);
+    for (size_t i = 0; i < n->num_chunks; i++)
+        free(n->chunks[i]);
     free(n->chunks);
     free(n->pending.pos);
     free(n->pending.value);
@@ -145,7 +149,8 @@ static sp_status pending_push(sp_pending *p, uint64_t pos, int64_t value) {
     size_t i = p->len++;
     p->pos[i] = pos;
     p->value[i] = value;
-    for (; i > 0 && p->pos[(i - 1) / 2] > p->pos[i]; i = (i - 1) / 2) pending_swap(p, i, (i - 1) / 2);
+    for (; i > 0 && p->pos[(i - 1) / 2] > p->pos[i]; i = (i - 1) / 2)
+        pending_swap(p, i, (i - 1) / 2);
     return SP_OK;
 }
 
@@ -193,7 +198,8 @@ void sp_trie_free(sp_path_trie *t) {
 
 static size_t child_slot(const sp_path_trie *t, uint64_t key) {
     size_t mask = t->child_cap - 1, i = (size_t)hash_u64(key) & mask;
-    while (t->child_keys[i] && t->child_keys[i] != key) i = (i + 1) & mask;
+    while (t->child_keys[i] && t->child_keys[i] != key)
+        i = (i + 1) & mask;
     return i;
 }
 
@@ -261,7 +267,8 @@ char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
     uint32_t depth = t->nodes[node].depth;
     uint32_t *chain = malloc((depth + 1) * sizeof *chain);
     if (!chain) return NULL;
-    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent) chain[k] = n;
+    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent)
+        chain[k] = n;
     sp_strbuf b = {0};
     for (uint32_t k = 0; k <= depth; k++) {
         if (k) sp_strbuf_puts(&b, path_separator);

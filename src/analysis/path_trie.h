@@ -46,7 +46,9 @@ typedef struct sp_path_node {
 
 /* Chunks grow from 16 values to 64 Ki values: small paths stay small, and
  * large ones never copy their data to grow. */
-static inline size_t sp_chunk_size(size_t i) { return i < 12 ? (size_t)16 << i : (size_t)65536; }
+static inline size_t sp_chunk_size(size_t i) {
+    return i < 12 ? (size_t)16 << i : (size_t)65536;
+}
 
 /* Appends a duration; SP_ERR_OUT_OF_MEMORY on failure. */
 sp_status sp_node_push(sp_path_node *n, int64_t duration);

@@ -10,15 +10,15 @@ typedef struct path_walk {
     const sp_results *r;
     sp_path_trie *t;
     double origin;
-    uint32_t pass;       /* index of the rank being pooled */
-    uint32_t next_seq;   /* path insertion order */
-    uint32_t *touched;   /* nodes with calls on this rank */
+    uint32_t pass;     /* index of the rank being pooled */
+    uint32_t next_seq; /* path insertion order */
+    uint32_t *touched; /* nodes with calls on this rank */
     size_t num_touched, touched_cap;
     int64_t *unfiltered; /* exclusive ns per event of the rank, from the unfiltered tree */
     uint64_t base;       /* first event of the rank */
     uint32_t *cache_parent, *cache_node; /* per region: its node under that parent node */
     uint8_t *cache_collapsed;            /* per region: whether its elements collapsed */
-    int failed;          /* out of memory in a leave callback */
+    int failed;                          /* out of memory in a leave callback */
 } path_walk;
 
 static sp_status touch(path_walk *w, uint32_t id) {
@@ -213,7 +213,8 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     sp_status st = rows && w.cache_parent && w.cache_node && w.cache_collapsed
                        ? SP_OK
                        : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t g = 0; st == SP_OK && g < nreg; g++) w.cache_node[g] = SP_NO_NODE;
+    for (size_t g = 0; st == SP_OK && g < nreg; g++)
+        w.cache_node[g] = SP_NO_NODE;
     size_t count = ranks ? num_ranks : r->num_data_ranks;
     for (size_t i = 0; st == SP_OK && i < count; i++) {
         uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];

@@ -35,7 +35,8 @@ static void pool_fill(void *ctx, size_t first, size_t count, double *buf) {
 double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, double divisor,
                          int squared, double mean) {
     uint64_t total = 0;
-    for (size_t i = 0; i < n; i++) total += r->m.rows[rows[i]].count;
+    for (size_t i = 0; i < n; i++)
+        total += r->m.rows[rows[i]].count;
     pool_seq q = {r, rows, n, divisor, mean, squared, 0, 0};
     return sp_numpy_sum_gen((size_t)total, pool_fill, &q);
 }
@@ -50,8 +51,8 @@ static void pool_first_last(const sp_results *r, const uint32_t *rows, size_t n,
         double fs = sp_seconds(r->rows[rows[i]].first_start_ns);
         double le = sp_seconds(r->rows[rows[i]].last_end_ns);
         int64_t first = sp_columnar(r) ? r->m.durations[row->offset] : row->stats.first;
-        int64_t last = sp_columnar(r) ? r->m.durations[row->offset + row->count - 1]
-                                      : row->stats.last;
+        int64_t last =
+            sp_columnar(r) ? r->m.durations[row->offset + row->count - 1] : row->stats.last;
         if (!have || fs < out->first_start) {
             out->first_start = fs;
             out->first = sp_seconds(first);
@@ -82,8 +83,8 @@ static void pool_imbalance(const sp_results *r, const uint32_t *rows, size_t n, 
     if (t != stack_totals) free(t);
 }
 
-sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
-                              const double *qs, size_t nq, double divisor, double *out) {
+sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n, const double *qs,
+                              size_t nq, double divisor, double *out) {
     sp_span stack_spans[16] = {{NULL, 0}};
     sp_span *spans = n <= 16 ? stack_spans : malloc(n * sizeof *spans);
     if (!spans) return SP_ERR_OUT_OF_MEMORY;
@@ -102,8 +103,8 @@ sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t 
     return st;
 }
 
-static sp_status pool_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
-                                  sp_pool *out, sp_error *err) {
+static sp_status pool_percentiles(const sp_results *r, const uint32_t *rows, size_t n, sp_pool *out,
+                                  sp_error *err) {
     static const double qs[3] = {50.0, 95.0, 99.0};
     double p[3];
     if (sp_rows_percentiles(r, rows, n, qs, 3, SP_NS_PER_SECOND, p) != SP_OK)
@@ -142,8 +143,8 @@ static void pool_columnar(const sp_results *r, const uint32_t *rows, size_t n, s
     out->std = sqrt(ss / calls);
 }
 
-sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what,
-                       sp_pool *out, sp_error *err) {
+sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what, sp_pool *out,
+                       sp_error *err) {
     memset(out, 0, sizeof *out);
     out->num_entries = n;
     out->p50 = out->p95 = out->p99 = NAN;

@@ -9,8 +9,11 @@ uint32_t sp_utf8_next(const char *s, size_t len, size_t *i) {
     const unsigned char *u = (const unsigned char *)s + *i;
     size_t left = len - *i;
     unsigned char c = u[0];
-    size_t need = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2
-                                 : (c & 0xF8) == 0xF0 ? 3 : 4;
+    size_t need = c < 0x80             ? 0
+                  : (c & 0xE0) == 0xC0 ? 1
+                  : (c & 0xF0) == 0xE0 ? 2
+                  : (c & 0xF8) == 0xF0 ? 3
+                                       : 4;
     if (need == 0) {
         *i += 1;
         return c;
@@ -40,8 +43,7 @@ uint32_t sp_utf8_next(const char *s, size_t len, size_t *i) {
  * controls, separators other than the space, format characters, private use. */
 static int py_printable(uint32_t cp) {
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD) return 0;
-    if (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F))
-        return 0;
+    if (cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F)) return 0;
     if ((cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF) return 0;
     if ((cp >= 0xE000 && cp <= 0xF8FF) || (cp >= 0xFFF9 && cp <= 0xFFFB)) return 0;
     if (cp >= 0xF0000) return 0; /* supplementary private use planes */
@@ -49,9 +51,12 @@ static int py_printable(uint32_t cp) {
 }
 
 static void append_escape(sp_strbuf *b, uint32_t cp) {
-    if (cp < 0x100) sp_strbuf_printf(b, "\\x%02x", (unsigned)cp);
-    else if (cp < 0x10000) sp_strbuf_printf(b, "\\u%04x", (unsigned)cp);
-    else sp_strbuf_printf(b, "\\U%08x", (unsigned)cp);
+    if (cp < 0x100)
+        sp_strbuf_printf(b, "\\x%02x", (unsigned)cp);
+    else if (cp < 0x10000)
+        sp_strbuf_printf(b, "\\u%04x", (unsigned)cp);
+    else
+        sp_strbuf_printf(b, "\\U%08x", (unsigned)cp);
 }
 
 static void append_utf8(sp_strbuf *b, uint32_t cp) {
@@ -89,11 +94,16 @@ void sp_py_repr_str(sp_strbuf *b, const char *s) {
         if (cp == '\\' || cp == (uint32_t)quote) {
             char esc[2] = {'\\', (char)cp};
             sp_strbuf_append(b, esc, 2);
-        } else if (cp == '\n') sp_strbuf_puts(b, "\\n");
-        else if (cp == '\r') sp_strbuf_puts(b, "\\r");
-        else if (cp == '\t') sp_strbuf_puts(b, "\\t");
-        else if (!py_printable(cp)) append_escape(b, cp);
-        else append_utf8(b, cp);
+        } else if (cp == '\n')
+            sp_strbuf_puts(b, "\\n");
+        else if (cp == '\r')
+            sp_strbuf_puts(b, "\\r");
+        else if (cp == '\t')
+            sp_strbuf_puts(b, "\\t");
+        else if (!py_printable(cp))
+            append_escape(b, cp);
+        else
+            append_utf8(b, cp);
     }
     sp_strbuf_append(b, &quote, 1);
 }
@@ -109,7 +119,8 @@ void sp_py_repr_str_list(sp_strbuf *b, const char *const *items, size_t n) {
 
 void sp_py_repr_u32_list(sp_strbuf *b, const uint32_t *items, size_t n) {
     sp_strbuf_puts(b, "[");
-    for (size_t i = 0; i < n; i++) sp_strbuf_printf(b, i ? ", %u" : "%u", (unsigned)items[i]);
+    for (size_t i = 0; i < n; i++)
+        sp_strbuf_printf(b, i ? ", %u" : "%u", (unsigned)items[i]);
     sp_strbuf_puts(b, "]");
 }
 
@@ -150,13 +161,17 @@ void sp_py_repr_float(sp_strbuf *b, double x) {
         sp_strbuf_printf(b, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
     } else if (exp10 < 0) {
         sp_strbuf_puts(b, "0.");
-        for (int k = 0; k < -exp10 - 1; k++) sp_strbuf_puts(b, "0");
+        for (int k = 0; k < -exp10 - 1; k++)
+            sp_strbuf_puts(b, "0");
         sp_strbuf_append(b, digits, nd);
     } else {
         size_t int_digits = (size_t)exp10 + 1;
-        for (size_t k = 0; k < int_digits; k++) sp_strbuf_append(b, k < nd ? &digits[k] : "0", 1);
+        for (size_t k = 0; k < int_digits; k++)
+            sp_strbuf_append(b, k < nd ? &digits[k] : "0", 1);
         sp_strbuf_puts(b, ".");
-        if (nd > int_digits) sp_strbuf_append(b, digits + int_digits, nd - int_digits);
-        else sp_strbuf_puts(b, "0");
+        if (nd > int_digits)
+            sp_strbuf_append(b, digits + int_digits, nd - int_digits);
+        else
+            sp_strbuf_puts(b, "0");
     }
 }

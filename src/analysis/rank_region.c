@@ -5,15 +5,25 @@
 #include "analysis/internal.h"
 #include "common/error.h"
 
-static const sp_model_row *model_row(const sp_rank_region *rr) { return &rr->owner->m.rows[rr->row]; }
+static const sp_model_row *model_row(const sp_rank_region *rr) {
+    return &rr->owner->m.rows[rr->row];
+}
 
-static const sp_row_info *info(const sp_rank_region *rr) { return &rr->owner->rows[rr->row]; }
+static const sp_row_info *info(const sp_rank_region *rr) {
+    return &rr->owner->rows[rr->row];
+}
 
-uint32_t sp_rank_region_rank(const sp_rank_region *rr) { return model_row(rr)->rank; }
+uint32_t sp_rank_region_rank(const sp_rank_region *rr) {
+    return model_row(rr)->rank;
+}
 
-const char *sp_rank_region_name(const sp_rank_region *rr) { return sp_mpi_region_name(rr->region); }
+const char *sp_rank_region_name(const sp_rank_region *rr) {
+    return sp_mpi_region_name(rr->region);
+}
 
-uint64_t sp_rank_region_num_calls(const sp_rank_region *rr) { return model_row(rr)->count; }
+uint64_t sp_rank_region_num_calls(const sp_rank_region *rr) {
+    return model_row(rr)->count;
+}
 
 const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *rr) {
     return sp_columnar(rr->owner) ? rr->owner->m.starts + model_row(rr)->offset : NULL;
@@ -34,15 +44,21 @@ static sp_status per_call(const sp_rank_region *rr, double *out, int what) {
     return SP_OK;
 }
 
-sp_status sp_rank_region_durations(const sp_rank_region *rr, double *out) { return per_call(rr, out, 0); }
+sp_status sp_rank_region_durations(const sp_rank_region *rr, double *out) {
+    return per_call(rr, out, 0);
+}
 
 sp_status sp_rank_region_start_times(const sp_rank_region *rr, double *out) {
     return per_call(rr, out, 1);
 }
 
-sp_status sp_rank_region_end_times(const sp_rank_region *rr, double *out) { return per_call(rr, out, 2); }
+sp_status sp_rank_region_end_times(const sp_rank_region *rr, double *out) {
+    return per_call(rr, out, 2);
+}
 
-double sp_rank_region_total_duration(const sp_rank_region *rr) { return sp_seconds(info(rr)->total_ns); }
+double sp_rank_region_total_duration(const sp_rank_region *rr) {
+    return sp_seconds(info(rr)->total_ns);
+}
 
 double sp_rank_region_average_duration(const sp_rank_region *rr) {
     uint64_t n = model_row(rr)->count;
@@ -51,14 +67,19 @@ double sp_rank_region_average_duration(const sp_rank_region *rr) {
     return (double)info(rr)->total_ns / (double)n / SP_NS_PER_SECOND;
 }
 
-double sp_rank_region_min_duration(const sp_rank_region *rr) { return sp_seconds(info(rr)->min_ns); }
+double sp_rank_region_min_duration(const sp_rank_region *rr) {
+    return sp_seconds(info(rr)->min_ns);
+}
 
-double sp_rank_region_max_duration(const sp_rank_region *rr) { return sp_seconds(info(rr)->max_ns); }
+double sp_rank_region_max_duration(const sp_rank_region *rr) {
+    return sp_seconds(info(rr)->max_ns);
+}
 
 double sp_rank_region_first_duration(const sp_rank_region *rr) {
     const sp_model_row *row = model_row(rr);
     if (row->count == 0) return 0.0;
-    return sp_seconds(sp_columnar(rr->owner) ? rr->owner->m.durations[row->offset] : row->stats.first);
+    return sp_seconds(sp_columnar(rr->owner) ? rr->owner->m.durations[row->offset]
+                                             : row->stats.first);
 }
 
 double sp_rank_region_last_duration(const sp_rank_region *rr) {
@@ -110,7 +131,8 @@ sp_status sp_rank_region_percentiles(const sp_rank_region *rr, const double *qs,
         if (sp_rows_percentiles(rr->owner, &rr->row, 1, qs + done, k, 1.0, out + done) != SP_OK)
             return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    for (size_t i = 0; i < nq; i++) out[i] /= SP_NS_PER_SECOND;
+    for (size_t i = 0; i < nq; i++)
+        out[i] /= SP_NS_PER_SECOND;
     return SP_OK;
 }
 

@@ -7,7 +7,9 @@
 #include "analysis/suggest.h"
 #include "common/error.h"
 
-size_t sp_results_num_regions(const sp_results *r) { return r->m.num_regions; }
+size_t sp_results_num_regions(const sp_results *r) {
+    return r->m.num_regions;
+}
 
 const char *sp_results_region_name(const sp_results *r, size_t index) {
     return index < r->m.num_regions ? r->m.region_names[index] : NULL;
@@ -70,9 +72,13 @@ const sp_mpi_region *sp_results_get(const sp_results *r, const char *name, sp_er
     return NULL;
 }
 
-size_t sp_results_num_ranks(const sp_results *r) { return r->num_ranks; }
+size_t sp_results_num_ranks(const sp_results *r) {
+    return r->num_ranks;
+}
 
-size_t sp_results_num_data_ranks(const sp_results *r) { return r->num_data_ranks; }
+size_t sp_results_num_data_ranks(const sp_results *r) {
+    return r->num_data_ranks;
+}
 
 uint32_t sp_results_rank(const sp_results *r, size_t index) {
     return index < r->num_data_ranks ? r->data_ranks[index] : UINT32_MAX;

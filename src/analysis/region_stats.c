@@ -5,8 +5,8 @@
 #include "analysis/internal.h"
 #include "common/error.h"
 
-sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks,
-                               size_t num_ranks, sp_pool_stats *out, sp_error *err) {
+sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks, size_t num_ranks,
+                               sp_pool_stats *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     size_t cap = ranks ? num_ranks : region->num_entries;
     uint32_t *rows = malloc((cap ? cap : 1) * sizeof *rows);
@@ -25,8 +25,13 @@ sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *rank
     sp_status st = sp_pool_rows(region->owner, rows, n, SP_POOL_BASIC, &p, err);
     free(rows);
     if (st != SP_OK || !p.has_timing) return st;
-    *out = (sp_pool_stats){.count = p.calls, .average = p.average, .min = sp_seconds(p.min_ns),
-                           .max = sp_seconds(p.max_ns), .first = p.first, .last = p.last,
-                           .std = p.std, .total = p.total_psum};
+    *out = (sp_pool_stats){.count = p.calls,
+                           .average = p.average,
+                           .min = sp_seconds(p.min_ns),
+                           .max = sp_seconds(p.max_ns),
+                           .first = p.first,
+                           .last = p.last,
+                           .std = p.std,
+                           .total = p.total_psum};
     return SP_OK;
 }

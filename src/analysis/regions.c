@@ -29,7 +29,8 @@ const sp_mpi_region **sp_results_get_regions(const sp_results *r, const sp_filte
     if (sp_select_regions(r, f, &idx, &n, err) == SP_OK) {
         list = malloc((n ? n : 1) * sizeof *list);
         if (!list) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-        for (size_t i = 0; list && i < n; i++) list[i] = &r->regions[idx[i]];
+        for (size_t i = 0; list && i < n; i++)
+            list[i] = &r->regions[idx[i]];
         if (list) *count = n;
     }
     free(idx);
@@ -37,4 +38,6 @@ const sp_mpi_region **sp_results_get_regions(const sp_results *r, const sp_filte
     return list;
 }
 
-void sp_region_list_free(const sp_mpi_region **list) { free((void *)list); }
+void sp_region_list_free(const sp_mpi_region **list) {
+    free((void *)list);
+}

@@ -17,9 +17,11 @@ static char *pathlib_text(const char *path) {
     if (len && path[0] == '/') sp_strbuf_puts(&b, "/");
     int need_sep = 0;
     while (i < len) {
-        while (i < len && path[i] == '/') i++;
+        while (i < len && path[i] == '/')
+            i++;
         size_t start = i;
-        while (i < len && path[i] != '/') i++;
+        while (i < len && path[i] != '/')
+            i++;
         size_t n = i - start;
         if (n == 0 || (n == 1 && path[start] == '.')) continue;
         if (need_sep) sp_strbuf_puts(&b, "/");
@@ -106,7 +108,9 @@ sp_results *sp_results_adopt(sp_model *m, sp_error *err) {
     return r;
 }
 
-const sp_model *sp_results_model(const sp_results *r) { return &r->m; }
+const sp_model *sp_results_model(const sp_results *r) {
+    return &r->m;
+}
 
 void sp_results_free(sp_results *r) {
     if (!r) return;
@@ -118,17 +122,29 @@ void sp_results_free(sp_results *r) {
     free(r);
 }
 
-const char *sp_results_path(const sp_results *r) { return r->m.path ? r->m.path : ""; }
+const char *sp_results_path(const sp_results *r) {
+    return r->m.path ? r->m.path : "";
+}
 
-const char *sp_results_path_text(const sp_results *r) { return r->path_text; }
+const char *sp_results_path_text(const sp_results *r) {
+    return r->path_text;
+}
 
-const char *sp_results_label(const sp_results *r) { return r->label; }
+const char *sp_results_label(const sp_results *r) {
+    return r->label;
+}
 
-const char *sp_results_display_label(const sp_results *r) { return r->display_label; }
+const char *sp_results_display_label(const sp_results *r) {
+    return r->display_label;
+}
 
-int sp_results_schema(const sp_results *r) { return (int)r->m.schema; }
+int sp_results_schema(const sp_results *r) {
+    return (int)r->m.schema;
+}
 
-int sp_results_has_events(const sp_results *r) { return sp_columnar(r); }
+int sp_results_has_events(const sp_results *r) {
+    return sp_columnar(r);
+}
 
 int sp_results_describe(const sp_results *r, char *buf, size_t size) {
     sp_strbuf b = {0};

@@ -85,7 +85,8 @@ static sp_status build_entries(sp_results *r) {
     if (st == SP_OK) qsort(keys, nrows, sizeof *keys, compare_row_key);
     size_t *per_region = st == SP_OK ? calloc(m->num_regions + 1, sizeof *per_region) : NULL;
     if (st == SP_OK && !per_region) st = SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; st == SP_OK && i < nrows; i++) per_region[keys[i].region]++;
+    for (size_t i = 0; st == SP_OK && i < nrows; i++)
+        per_region[keys[i].region]++;
     for (size_t g = 0; st == SP_OK && g < m->num_regions; g++) {
         size_t n = per_region[g] ? per_region[g] : 1;
         r->regions[g].by_rank = malloc(n * sizeof(uint32_t));
@@ -93,7 +94,8 @@ static sp_status build_entries(sp_results *r) {
         if (!r->regions[g].by_rank || !r->regions[g].entries) st = SP_ERR_OUT_OF_MEMORY;
     }
     if (st == SP_OK) assign_entries(r, keys, slot);
-    for (size_t g = 0; st == SP_OK && g < m->num_regions; g++) r->regions[g].num_entries = 0;
+    for (size_t g = 0; st == SP_OK && g < m->num_regions; g++)
+        r->regions[g].num_entries = 0;
     for (size_t i = 0; st == SP_OK && i < nrows; i++) {
         if (slot[i] == UINT32_MAX) continue;
         sp_mpi_region *reg = &r->regions[m->rows[i].region];
@@ -115,11 +117,13 @@ static sp_status build_ranks(sp_results *r) {
     const sp_model *m = &r->m;
     r->data_ranks = malloc((m->num_rows ? m->num_rows : 1) * sizeof *r->data_ranks);
     if (!r->data_ranks) return SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < m->num_rows; i++) r->data_ranks[i] = m->rows[i].rank;
+    for (size_t i = 0; i < m->num_rows; i++)
+        r->data_ranks[i] = m->rows[i].rank;
     qsort(r->data_ranks, m->num_rows, sizeof *r->data_ranks, compare_u32);
     size_t n = 0;
     for (size_t i = 0; i < m->num_rows; i++)
-        if (n == 0 || r->data_ranks[n - 1] != r->data_ranks[i]) r->data_ranks[n++] = r->data_ranks[i];
+        if (n == 0 || r->data_ranks[n - 1] != r->data_ranks[i])
+            r->data_ranks[n++] = r->data_ranks[i];
     r->num_data_ranks = n;
     if (n == 0 || m->schema == 1) {
         r->num_ranks = n;

@@ -20,7 +20,8 @@ int sp_meta_to_double(const sp_meta_entry *e, double *out) {
         char *end;
         double v = strtod(e->s, &end);
         if (end == e->s) return 0;
-        while (isspace((unsigned char)*end)) end++;
+        while (isspace((unsigned char)*end))
+            end++;
         if (*end) return 0;
         *out = v;
         return 1;
@@ -38,9 +39,13 @@ static double meta_seconds(const sp_results *r, const char *key) {
     return v / SP_NS_PER_SECOND;
 }
 
-double sp_results_run_start_time(const sp_results *r) { return meta_seconds(r, "start_time_ns"); }
+double sp_results_run_start_time(const sp_results *r) {
+    return meta_seconds(r, "start_time_ns");
+}
 
-double sp_results_finalize_time(const sp_results *r) { return meta_seconds(r, "finalize_time_ns"); }
+double sp_results_finalize_time(const sp_results *r) {
+    return meta_seconds(r, "finalize_time_ns");
+}
 
 double sp_results_time_origin(const sp_results *r) {
     double start = sp_results_run_start_time(r);
@@ -55,13 +60,17 @@ int64_t sp_results_time_origin_ns(const sp_results *r) {
     return r->has_calls ? r->min_start_ns : 0;
 }
 
-double sp_results_minimum_start_time(const sp_results *r) { return r->min_start; }
+double sp_results_minimum_start_time(const sp_results *r) {
+    return r->min_start;
+}
 
 int64_t sp_results_minimum_start_time_ns(const sp_results *r) {
     return r->has_calls ? r->min_start_ns : 0;
 }
 
-double sp_results_maximum_end_time(const sp_results *r) { return r->max_end; }
+double sp_results_maximum_end_time(const sp_results *r) {
+    return r->max_end;
+}
 
 int64_t sp_results_maximum_end_time_ns(const sp_results *r) {
     return r->has_calls ? r->max_end_ns : 0;

@@ -9,7 +9,8 @@ static int reserve(sp_strbuf *b, size_t extra) {
     if (b->failed) return 0;
     if (b->len + extra + 1 <= b->cap) return 1;
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1) cap *= 2;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
     char *grown = realloc(b->data, cap);
     if (!grown) {
         b->failed = 1;
@@ -27,7 +28,9 @@ void sp_strbuf_append(sp_strbuf *b, const char *s, size_t n) {
     b->data[b->len] = '\0';
 }
 
-void sp_strbuf_puts(sp_strbuf *b, const char *s) { sp_strbuf_append(b, s, strlen(s)); }
+void sp_strbuf_puts(sp_strbuf *b, const char *s) {
+    sp_strbuf_append(b, s, strlen(s));
+}
 
 void sp_strbuf_printf(sp_strbuf *b, const char *fmt, ...) {
     va_list ap;
@@ -48,8 +51,10 @@ const char *sp_strbuf_text(const sp_strbuf *b) {
 
 char *sp_strbuf_take(sp_strbuf *b) {
     char *out = NULL;
-    if (!b->failed) out = b->data ? b->data : calloc(1, 1);
-    else free(b->data);
+    if (!b->failed)
+        out = b->data ? b->data : calloc(1, 1);
+    else
+        free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
     b->failed = 0;

@@ -10,7 +10,8 @@ static uint32_t *code_points(const char *s, size_t *n) {
     size_t len = strlen(s), i = 0, k = 0;
     uint32_t *cp = malloc((len ? len : 1) * sizeof *cp);
     if (!cp) return NULL;
-    while (i < len) cp[k++] = sp_utf8_next(s, len, &i);
+    while (i < len)
+        cp[k++] = sp_utf8_next(s, len, &i);
     *n = k;
     return cp;
 }
@@ -28,7 +29,8 @@ static size_t osa_distance(const uint32_t *a, size_t na, const uint32_t *b, size
     size_t *d = malloc(3 * w * sizeof *d); /* rows i-2, i-1, i */
     if (!d) return SIZE_MAX;
     size_t *prev2 = d, *prev = d + w, *cur = d + 2 * w;
-    for (size_t j = 0; j <= nb; j++) prev[j] = j;
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j;
     for (size_t i = 1; i <= na; i++) {
         cur[0] = i;
         for (size_t j = 1; j <= nb; j++) {

@@ -80,8 +80,10 @@ static sp_status pooled_row(const sp_mpi_region *reg, const sp_compiled_filter *
     sp_pool local;
     const sp_pool *p = &local;
     sp_status st;
-    if (ranks) st = sp_pool_rows(r, scratch, n, SP_POOL_PERCENTILES, &local, err);
-    else st = (p = sp_region_pooled(reg, err)) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+    if (ranks)
+        st = sp_pool_rows(r, scratch, n, SP_POOL_PERCENTILES, &local, err);
+    else
+        st = (p = sp_region_pooled(reg, err)) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
     if (st != SP_OK) return st;
     row->name = sp_mpi_region_name(reg);
     row->rank = -1;
@@ -99,13 +101,21 @@ static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_erro
         return st;
     }
     const sp_model_row *mr = &rr->owner->m.rows[rr->row];
-    *row = (sp_summary_row){.name = sp_rank_region_name(rr), .rank = mr->rank, .num_ranks = 1,
-        .num_calls = s.num_calls, .total_duration = s.total_duration,
-        .inclusive_duration = s.inclusive_duration, .exclusive_duration = s.exclusive_duration,
-        .average_duration = s.average_duration, .min_duration = s.min_duration,
-        .max_duration = s.max_duration, .first_duration = s.first_duration,
-        .last_duration = s.last_duration, .std_duration = s.std_duration,
-        .tags = mr->tags ? mr->tags : "[]", .has_exclusive = st == SP_OK};
+    *row = (sp_summary_row){.name = sp_rank_region_name(rr),
+                            .rank = mr->rank,
+                            .num_ranks = 1,
+                            .num_calls = s.num_calls,
+                            .total_duration = s.total_duration,
+                            .inclusive_duration = s.inclusive_duration,
+                            .exclusive_duration = s.exclusive_duration,
+                            .average_duration = s.average_duration,
+                            .min_duration = s.min_duration,
+                            .max_duration = s.max_duration,
+                            .first_duration = s.first_duration,
+                            .last_duration = s.last_duration,
+                            .std_duration = s.std_duration,
+                            .tags = mr->tags ? mr->tags : "[]",
+                            .has_exclusive = st == SP_OK};
     st = SP_OK;
     double p[3] = {NAN, NAN, NAN};
     row->has_percentiles = sp_columnar(rr->owner);
@@ -132,7 +142,8 @@ static sp_status rank_rows(const sp_mpi_region *reg, const sp_compiled_filter *f
 static size_t rows_needed(const sp_results *r, const uint32_t *regions, size_t n, int per_rank) {
     if (!per_rank) return n;
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += r->regions[regions[i]].num_entries;
+    for (size_t i = 0; i < n; i++)
+        total += r->regions[regions[i]].num_entries;
     return total;
 }
 
@@ -147,7 +158,8 @@ static sp_status build_rows(const sp_results *r, sp_compiled_filter *f, int per_
     if (!out->rows || !scratch) st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; st == SP_OK && i < n; i++) {
         const sp_mpi_region *reg = &r->regions[regions[i]];
-        if (per_rank) st = rank_rows(reg, f, out, err);
+        if (per_rank)
+            st = rank_rows(reg, f, out, err);
         else if ((st = pooled_row(reg, f, scratch, &out->rows[out->count], err)) == SP_OK)
             out->count++;
     }

@@ -72,8 +72,10 @@ static double fallback_exclusive(const sp_results *r, const uint32_t *rows, size
     for (size_t i = 0; i < n; i++) {
         int64_t ns;
         total += sp_seconds(r->rows[rows[i]].total_ns);
-        if (ok && sp_row_exclusive_ns(r, rows[i], &ns, NULL) == SP_OK) excl += sp_seconds(ns);
-        else ok = 0;
+        if (ok && sp_row_exclusive_ns(r, rows[i], &ns, NULL) == SP_OK)
+            excl += sp_seconds(ns);
+        else
+            ok = 0;
     }
     return ok ? excl : total;
 }
@@ -135,8 +137,8 @@ sp_status sp_table_fallback_rows(const sp_results *r, const sp_compiled_filter *
         const char *name = r->m.region_names[regions[i]];
         uint32_t piece = trie ? sp_trie_find_piece(trie, name, strlen(name)) : SP_NO_NODE;
         if (piece != SP_NO_NODE && named[piece]) continue;
-        st = fallback_row(&r->regions[regions[i]], f, exclusive_mode, rows,
-                          &out->rows[out->count], err);
+        st = fallback_row(&r->regions[regions[i]], f, exclusive_mode, rows, &out->rows[out->count],
+                          err);
         if (st == SP_OK) out->count++;
     }
     free(named);

@@ -8,8 +8,10 @@
 
 sp_status sp_table_parse_options(const char *sort, const char *percentage_mode,
                                  sp_table_sort *sort_key, int *exclusive_mode, sp_error *err) {
-    if (!percentage_mode || strcmp(percentage_mode, "coverage") == 0) *exclusive_mode = 0;
-    else if (strcmp(percentage_mode, "exclusive") == 0) *exclusive_mode = 1;
+    if (!percentage_mode || strcmp(percentage_mode, "coverage") == 0)
+        *exclusive_mode = 0;
+    else if (strcmp(percentage_mode, "exclusive") == 0)
+        *exclusive_mode = 1;
     else
         return sp_error_set(err, SP_ERR_BAD_OPTION,
                             "percentage_mode must be 'coverage' or 'exclusive'");
@@ -21,7 +23,8 @@ sp_status sp_table_parse_options(const char *sort, const char *percentage_mode,
         }
     }
     sp_strbuf b = {0};
-    for (int i = 0; sp_sort_keys[i]; i++) sp_strbuf_printf(&b, "%s%s", i ? ", " : "", sp_sort_keys[i]);
+    for (int i = 0; sp_sort_keys[i]; i++)
+        sp_strbuf_printf(&b, "%s%s", i ? ", " : "", sp_sort_keys[i]);
     const char *keys = sp_strbuf_text(&b);
     sp_error_set(err, SP_ERR_BAD_OPTION, "unknown sort key '%s'; choose one of: %s", sort,
                  keys ? keys : "start");
@@ -38,19 +41,45 @@ typedef struct order_ctx {
 static int sort_value(const sp_table_row *row, sp_table_sort key, double *v) {
     int timed = row->has_timing;
     switch (key) {
-    case SP_SORT_TOTAL: *v = row->total; return timed;
-    case SP_SORT_CALLS: *v = (double)row->calls; return 1;
-    case SP_SORT_AVG: *v = row->avg; return timed;
-    case SP_SORT_MIN: *v = row->min; return timed;
-    case SP_SORT_MAX: *v = row->max; return timed;
-    case SP_SORT_FIRST: *v = row->first; return row->has_first_last;
-    case SP_SORT_LAST: *v = row->last; return row->has_first_last;
-    case SP_SORT_STD: *v = row->std; return timed;
-    case SP_SORT_P50: *v = row->p50; return timed && row->has_percentiles;
-    case SP_SORT_P95: *v = row->p95; return timed && row->has_percentiles;
-    case SP_SORT_P99: *v = row->p99; return timed && row->has_percentiles;
-    case SP_SORT_IMBALANCE: *v = row->imbalance; return row->has_imbalance;
-    default: *v = 0.0; return 0;
+    case SP_SORT_TOTAL:
+        *v = row->total;
+        return timed;
+    case SP_SORT_CALLS:
+        *v = (double)row->calls;
+        return 1;
+    case SP_SORT_AVG:
+        *v = row->avg;
+        return timed;
+    case SP_SORT_MIN:
+        *v = row->min;
+        return timed;
+    case SP_SORT_MAX:
+        *v = row->max;
+        return timed;
+    case SP_SORT_FIRST:
+        *v = row->first;
+        return row->has_first_last;
+    case SP_SORT_LAST:
+        *v = row->last;
+        return row->has_first_last;
+    case SP_SORT_STD:
+        *v = row->std;
+        return timed;
+    case SP_SORT_P50:
+        *v = row->p50;
+        return timed && row->has_percentiles;
+    case SP_SORT_P95:
+        *v = row->p95;
+        return timed && row->has_percentiles;
+    case SP_SORT_P99:
+        *v = row->p99;
+        return timed && row->has_percentiles;
+    case SP_SORT_IMBALANCE:
+        *v = row->imbalance;
+        return row->has_imbalance;
+    default:
+        *v = 0.0;
+        return 0;
     }
 }
 
@@ -90,7 +119,8 @@ typedef struct tree {
 
 static void emit(const tree *t, size_t i, size_t *order, size_t *n) {
     order[(*n)++] = i;
-    for (size_t k = t->first_child[i]; k < t->first_child[i + 1]; k++) emit(t, t->kids[k], order, n);
+    for (size_t k = t->first_child[i]; k < t->first_child[i + 1]; k++)
+        emit(t, t->kids[k], order, n);
 }
 
 /* Rows are numbered so that fallback rows come after all path rows, and a
@@ -104,10 +134,13 @@ static sp_status start_order(const sp_table_rows *rows, size_t num_paths, const 
     sp_status st = t.first_child && t.kids && t.top ? SP_OK : SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; st == SP_OK && i < num_paths; i++)
         if (parent[i] != SIZE_MAX) t.first_child[parent[i] + 2]++;
-    for (size_t i = 0; st == SP_OK && i < n; i++) t.first_child[i + 2] += t.first_child[i + 1];
+    for (size_t i = 0; st == SP_OK && i < n; i++)
+        t.first_child[i + 2] += t.first_child[i + 1];
     for (size_t i = 0; st == SP_OK && i < n; i++) {
-        if (i < num_paths && parent[i] != SIZE_MAX) t.kids[t.first_child[parent[i] + 1]++] = i;
-        else t.top[t.num_top++] = i;
+        if (i < num_paths && parent[i] != SIZE_MAX)
+            t.kids[t.first_child[parent[i] + 1]++] = i;
+        else
+            t.top[t.num_top++] = i;
     }
     order_ctx c = {rows->rows, SP_SORT_START};
     for (size_t i = 0; st == SP_OK && i < n; i++)
@@ -115,7 +148,8 @@ static sp_status start_order(const sp_table_rows *rows, size_t num_paths, const 
                 compare_start, &c);
     if (st == SP_OK) qsort_r(t.top, t.num_top, sizeof(size_t), compare_start, &c);
     size_t k = 0;
-    for (size_t i = 0; st == SP_OK && i < t.num_top; i++) emit(&t, t.top[i], order, &k);
+    for (size_t i = 0; st == SP_OK && i < t.num_top; i++)
+        emit(&t, t.top[i], order, &k);
     free(t.first_child);
     free(t.kids);
     free(t.top);
@@ -131,12 +165,14 @@ sp_status sp_table_order(sp_table_rows *rows, size_t num_paths, const size_t *pa
     if (st == SP_OK && key == SP_SORT_START) {
         st = start_order(rows, num_paths, parent, order);
     } else if (st == SP_OK) {
-        for (size_t i = 0; i < n; i++) order[i] = i;
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
         order_ctx c = {rows->rows, key};
         qsort_r(order, n, sizeof *order, compare_flat, &c);
     }
     if (st == SP_OK) {
-        for (size_t i = 0; i < n; i++) sorted[i] = rows->rows[order[i]];
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = rows->rows[order[i]];
         memcpy(rows->rows, sorted, n * sizeof *sorted);
         for (size_t i = 0; i < n && !rows->has_session_total; i++) {
             if (strcmp(rows->rows[i].name, "scope_profiler.session") != 0) continue;

@@ -9,12 +9,13 @@
 #include "analysis/table_build.h"
 #include "common/error.h"
 
-const char *const sp_sort_keys[] = {"start", "total", "calls", "avg", "min", "max", "first",
-                                    "last", "std", "p50", "p95", "p99", "imbalance", "name", NULL};
+const char *const sp_sort_keys[] = {"start", "total", "calls",     "avg",  "min",
+                                    "max",   "first", "last",      "std",  "p50",
+                                    "p95",   "p99",   "imbalance", "name", NULL};
 
-const char *const sp_table_columns[] = {"region", "ranks", "calls", "total", "percent",
-                                        "parent_percent", "avg", "min", "max", "first", "last",
-                                        "std", "p50", "p95", "p99", "imbalance", NULL};
+const char *const sp_table_columns[] = {
+    "region", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max", "first",
+    "last",   "std",   "p50",   "p95",   "p99",     "imbalance",      NULL};
 
 /* A node's durations in pooling order, as a virtual array of doubles. */
 typedef struct node_seq {
@@ -64,8 +65,8 @@ static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     double max = 0.0;
     for (size_t i = 0; i < n->num_ranks; i++)
         if (i == 0 || n->rank_totals[i] > max) max = n->rank_totals[i];
-    double mean = n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks
-                               : 0.0;
+    double mean =
+        n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
     row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
     return st;
 }
@@ -124,7 +125,8 @@ static sp_status path_rows(sp_path_trie *t, sp_table_rows *out, size_t *num_path
             t->nodes[p].has_child_rows = 1;
     }
     qsort_r(ids, n, sizeof *ids, compare_seq, t);
-    for (size_t i = 0; i < n; i++) row_of[ids[i]] = i;
+    for (size_t i = 0; i < n; i++)
+        row_of[ids[i]] = i;
     for (size_t i = 0; i < n; i++) {
         uint32_t p = t->nodes[ids[i]].parent;
         (*parent)[i] = p != SP_NO_NODE && t->nodes[p].calls ? row_of[p] : SIZE_MAX;
@@ -158,10 +160,12 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     else if (st == SP_OK) {
         sp_error ignored;
-        sp_status walked = sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &ignored);
+        sp_status walked =
+            sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &ignored);
         if (walked == SP_ERR_OUT_OF_MEMORY) st = sp_error_set(err, walked, "out of memory");
         out->rows = calloc(t.num_nodes + num_regions + 1, sizeof *out->rows);
-        if (st == SP_OK && !out->rows) st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        if (st == SP_OK && !out->rows)
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         if (st == SP_OK && walked == SP_OK && path_rows(&t, out, &num_paths, &parent) != SP_OK)
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         if (st == SP_OK)
@@ -179,7 +183,8 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
 
 void sp_table_rows_free(sp_table_rows *rows) {
     if (!rows) return;
-    for (size_t i = 0; rows->rows && i < rows->count; i++) free(rows->rows[i].call_path);
+    for (size_t i = 0; rows->rows && i < rows->count; i++)
+        free(rows->rows[i].call_path);
     free(rows->rows);
     memset(rows, 0, sizeof *rows);
 }

@@ -66,7 +66,8 @@ void mb_model(const mb_spec *s, sp_model *m) {
     m->layout = SP_LAYOUT_COLUMNAR;
     m->num_regions = s->num_regions;
     m->region_names = calloc(s->num_regions + 1, sizeof *m->region_names);
-    for (size_t i = 0; i < s->num_regions; i++) m->region_names[i] = sp_strdup(s->regions[i]);
+    for (size_t i = 0; i < s->num_regions; i++)
+        m->region_names[i] = sp_strdup(s->regions[i]);
     size_t n = s->num_calls + 1;
     m->starts = calloc(n, sizeof *m->starts);
     m->durations = calloc(n, sizeof *m->durations);
@@ -76,7 +77,8 @@ void mb_model(const mb_spec *s, sp_model *m) {
     assert_non_null(ranks);
     size_t nranks = rank_list(s, ranks);
     for (size_t k = 0; k < nranks; k++)
-        for (size_t g = 0; g < s->num_regions; g++) add_row(m, s, (int)g, ranks[k]);
+        for (size_t g = 0; g < s->num_regions; g++)
+            add_row(m, s, (int)g, ranks[k]);
     free(ranks);
     add_metadata(m, s);
     sp_error err = {0};
@@ -99,7 +101,8 @@ void mb_make_aggregate(sp_model *m) {
     free(m->thread_ids);
     m->starts = m->durations = m->thread_ids = NULL;
     m->num_events = 0;
-    for (size_t i = 0; i < m->num_rows; i++) m->rows[i].offset = 0;
+    for (size_t i = 0; i < m->num_rows; i++)
+        m->rows[i].offset = 0;
 }
 
 sp_model_row *mb_row(sp_model *m, int region, uint32_t rank) {

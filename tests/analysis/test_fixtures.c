@@ -80,7 +80,7 @@ static void check_tags(const char *stem, const char *tags_json, json_object *wan
 static void check_summary_row(check_state *s, const sp_summary_row *row, json_object *want) {
     char what[160];
 #define D(field, key)                                                                              \
-    snprintf(what, sizeof what, "summary[%s].%s", row->name, key);                                \
+    snprintf(what, sizeof what, "summary[%s].%s", row->name, key);                                 \
     check_double(s, what, row->field, member(want, key))
     assert_string_equal(row->name, json_object_get_string(member(want, "name")));
     check_int(s, "summary.num_ranks", (int64_t)row->num_ranks, member(want, "num_ranks"));
@@ -124,7 +124,7 @@ static void check_rank_summary(check_state *s, const char *name, const sp_summar
                                json_object *want) {
     char what[160];
 #define D(field)                                                                                   \
-    snprintf(what, sizeof what, "rank0_summary[%s].%s", name, #field);                            \
+    snprintf(what, sizeof what, "rank0_summary[%s].%s", name, #field);                             \
     check_double(s, what, got->field, member(want, #field))
     check_int(s, "rank0_summary.num_calls", (int64_t)got->num_calls, member(want, "num_calls"));
     D(total_duration);
@@ -179,7 +179,8 @@ static void check_per_rank(check_state *s, const sp_results *r, json_object *exp
         double *v = calloc(n, sizeof *v);
         sp_mpi_region_num_calls_per_rank(mr, calls);
         for (size_t i = 0; i < n; i++) {
-            check_int(s, "ranks", sp_mpi_region_rank_id(mr, i), json_object_array_get_idx(ranks, i));
+            check_int(s, "ranks", sp_mpi_region_rank_id(mr, i),
+                      json_object_array_get_idx(ranks, i));
             v[i] = (double)calls[i];
         }
         check_rank_dict(s, mr, "num_calls_per_rank", v, member(want, "num_calls_per_rank"));
@@ -211,7 +212,8 @@ static void check_per_rank_rows(const check_state *s, const sp_results *r) {
             assert_int_equal(sp_rank_region_get_summary(rr, &sum, &err), SP_OK);
             assert_string_equal(row->name, sp_mpi_region_name(regions[i]));
             assert_int_equal(row->rank, sp_rank_region_rank(rr));
-            if (row->total_duration != sum.total_duration || row->std_duration != sum.std_duration ||
+            if (row->total_duration != sum.total_duration ||
+                row->std_duration != sum.std_duration ||
                 row->exclusive_duration != sum.exclusive_duration)
                 fail_msg("%s: per-rank row %zu differs from get_summary()", s->stem, k);
             assert_true(row->p50_duration <= row->p95_duration);
@@ -224,7 +226,8 @@ static void check_per_rank_rows(const check_state *s, const sp_results *r) {
     sp_summary_rows_free(rows);
 }
 
-static void check_pool(check_state *s, const char *what, const sp_pool_stats *p, json_object *want) {
+static void check_pool(check_state *s, const char *what, const sp_pool_stats *p,
+                       json_object *want) {
     char key[200];
     check_int(s, what, (int64_t)p->count, member(want, "count"));
     if (p->count == 0) return;
@@ -275,9 +278,15 @@ static void check_metadata(const check_state *s, const sp_results *r, json_objec
         assert_true(sp_results_metadata_at(r, i++, &item));
         assert_string_equal(item.key, key);
         switch (item.type) {
-        case SP_VALUE_INT: assert_int_equal(item.int_value, json_object_get_int64(want)); break;
-        case SP_VALUE_FLOAT: assert_true(item.float_value == json_object_get_double(want)); break;
-        case SP_VALUE_STRING: assert_string_equal(item.string_value, json_object_get_string(want)); break;
+        case SP_VALUE_INT:
+            assert_int_equal(item.int_value, json_object_get_int64(want));
+            break;
+        case SP_VALUE_FLOAT:
+            assert_true(item.float_value == json_object_get_double(want));
+            break;
+        case SP_VALUE_STRING:
+            assert_string_equal(item.string_value, json_object_get_string(want));
+            break;
         case SP_VALUE_STRING_LIST:
             assert_int_equal(item.list_len, json_object_array_length(want));
             for (size_t k = 0; k < item.list_len; k++)
@@ -347,7 +356,8 @@ static void test_stored_exclusive_equals_rebuilt(void **state) {
     json_object *exp;
     sp_results *r = open_fixture("py_tutorial2", &exp);
     const sp_model *m = sp_results_model(r);
-    for (size_t i = 0; i < m->num_rows; i++) assert_true(m->rows[i].exclusive_total >= 0);
+    for (size_t i = 0; i < m->num_rows; i++)
+        assert_true(m->rows[i].exclusive_total >= 0);
     sp_results *rebuilt;
     {
         char path[512];

@@ -21,13 +21,17 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const tutorial_regions[] = {"assemble", "setup", "timestep", "solve"};
-static const mb_call tutorial_calls[] = {
-    {1, 0, 100, 200, MB_NO_THREAD}, {2, 0, 300, 400, MB_NO_THREAD},
-    {0, 0, 310, 320, MB_NO_THREAD}, {3, 0, 330, 340, MB_NO_THREAD}};
+static const mb_call tutorial_calls[] = {{1, 0, 100, 200, MB_NO_THREAD},
+                                         {2, 0, 300, 400, MB_NO_THREAD},
+                                         {0, 0, 310, 320, MB_NO_THREAD},
+                                         {3, 0, 330, 340, MB_NO_THREAD}};
 
 static sp_results *tutorial(const char *path) {
-    mb_spec spec = {.path = path, .regions = tutorial_regions, .num_regions = 4,
-                    .calls = tutorial_calls, .num_calls = N(tutorial_calls)};
+    mb_spec spec = {.path = path,
+                    .regions = tutorial_regions,
+                    .num_regions = 4,
+                    .calls = tutorial_calls,
+                    .num_calls = N(tutorial_calls)};
     return mb_results(&spec);
 }
 
@@ -86,9 +90,15 @@ static void test_python_repr(void **state) {
     static const struct {
         double x;
         const char *out;
-    } floats[] = {{0.0, "0.0"}, {2.0, "2.0"}, {1e-05, "1e-05"}, {5.736e-06, "5.736e-06"},
-                  {1e16, "1e+16"}, {0.07500000000000001, "0.07500000000000001"},
-                  {1e15, "1000000000000000.0"}, {0.0001, "0.0001"}, {-1.5, "-1.5"}};
+    } floats[] = {{0.0, "0.0"},
+                  {2.0, "2.0"},
+                  {1e-05, "1e-05"},
+                  {5.736e-06, "5.736e-06"},
+                  {1e16, "1e+16"},
+                  {0.07500000000000001, "0.07500000000000001"},
+                  {1e15, "1000000000000000.0"},
+                  {0.0001, "0.0001"},
+                  {-1.5, "-1.5"}};
     for (size_t i = 0; i < N(floats); i++) {
         sp_strbuf b = {0};
         sp_py_repr_float(&b, floats[i].x);
@@ -120,7 +130,9 @@ static void test_long_region_list_is_cut_short(void **state) {
         snprintf(names[i], 32, "region_number_%03d", i);
         calls[i] = (mb_call){i, 0, i * 10, i * 10 + 5, MB_NO_THREAD};
     }
-    mb_spec spec = {.regions = (const char *const *)names, .num_regions = MANY, .calls = calls,
+    mb_spec spec = {.regions = (const char *const *)names,
+                    .num_regions = MANY,
+                    .calls = calls,
                     .num_calls = MANY};
     sp_results *r = mb_results(&spec);
     sp_error err = {0};
@@ -128,7 +140,8 @@ static void test_long_region_list_is_cut_short(void **state) {
     assert_true(strlen(err.message) < sizeof err.message - 1);
     assert_non_null(strstr(err.message, ", ...] Did you mean 'region_number_123'?"));
     sp_results_free(r);
-    for (int i = 0; i < MANY; i++) free(names[i]);
+    for (int i = 0; i < MANY; i++)
+        free(names[i]);
 }
 
 static void test_lookup_by_index_and_name(void **state) {
@@ -158,7 +171,8 @@ static void test_describe(void **state) {
     assert_string_equal(small, "<Profilin");
     sp_error err = {0};
     sp_mpi_region_describe(sp_results_get(r, "timestep", &err), buf, sizeof buf);
-    assert_string_equal(buf, "<MPIRegion 'timestep': 1 calls on 1 rank(s), total 1e-07 s, avg 1e-07 s>");
+    assert_string_equal(buf,
+                        "<MPIRegion 'timestep': 1 calls on 1 rank(s), total 1e-07 s, avg 1e-07 s>");
     assert_int_equal(sp_results_schema(r), 3);
     assert_true(sp_results_has_events(r));
     sp_results_free(r);
@@ -166,8 +180,11 @@ static void test_describe(void **state) {
 
 static void test_labels(void **state) {
     (void)state;
-    mb_spec spec = {.path = "/x/run_a.h5", .regions = tutorial_regions, .num_regions = 4,
-                    .calls = tutorial_calls, .num_calls = N(tutorial_calls)};
+    mb_spec spec = {.path = "/x/run_a.h5",
+                    .regions = tutorial_regions,
+                    .num_regions = 4,
+                    .calls = tutorial_calls,
+                    .num_calls = N(tutorial_calls)};
     sp_results *r = mb_results(&spec);
     assert_null(sp_results_label(r));
     assert_string_equal(sp_results_display_label(r), "run_a");
@@ -195,7 +212,9 @@ static void test_labels(void **state) {
 
 static void test_run_times(void **state) {
     (void)state;
-    mb_spec spec = {.regions = tutorial_regions, .num_regions = 4, .calls = tutorial_calls,
+    mb_spec spec = {.regions = tutorial_regions,
+                    .num_regions = 4,
+                    .calls = tutorial_calls,
                     .num_calls = N(tutorial_calls)};
     sp_results *r = mb_results(&spec);
     assert_true(isnan(sp_results_run_start_time(r)));
@@ -221,7 +240,9 @@ static void test_run_times(void **state) {
 
 static void test_metadata_accessors(void **state) {
     (void)state;
-    mb_spec spec = {.regions = tutorial_regions, .num_regions = 4, .calls = tutorial_calls,
+    mb_spec spec = {.regions = tutorial_regions,
+                    .num_regions = 4,
+                    .calls = tutorial_calls,
                     .num_calls = N(tutorial_calls)};
     sp_model m;
     mb_model(&spec, &m);

@@ -16,7 +16,7 @@
 #include "model_builder.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define NT MB_NO_THREAD
+#define NT   MB_NO_THREAD
 
 enum { ASSEMBLE, SETUP, TIMESTEP, SOLVE };
 static const char *const regions[] = {"assemble", "setup", "timestep", "solve"};
@@ -37,8 +37,13 @@ static sp_results *two_ranks(void) {
             calls[n++] = (mb_call){SOLVE, rank, s, s + 100 * f, th};
         }
     }
-    mb_spec spec = {.regions = regions, .num_regions = 4, .calls = calls, .num_calls = n,
-                    .with_threads = 1, .has_start = 1, .start_time_ns = 9000};
+    mb_spec spec = {.regions = regions,
+                    .num_regions = 4,
+                    .calls = calls,
+                    .num_calls = n,
+                    .with_threads = 1,
+                    .has_start = 1,
+                    .start_time_ns = 9000};
     return mb_results(&spec);
 }
 
@@ -49,7 +54,8 @@ static void expect_regions(const sp_results *r, const sp_filter *f, const char *
     const sp_mpi_region **got = sp_results_get_regions(r, f, &count, &err);
     assert_non_null(got);
     assert_int_equal(count, n);
-    for (size_t i = 0; i < n; i++) assert_string_equal(sp_mpi_region_name(got[i]), want[i]);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(sp_mpi_region_name(got[i]), want[i]);
     sp_region_list_free(got);
 }
 
@@ -73,11 +79,12 @@ static void test_region_filters(void **state) {
     expect_regions(r, &(sp_filter){.include = icase, .num_include = 2}, icase_want, 3);
     static const char *both_in[] = {"s"}, *both_ex[] = {"so"};
     static const char *both_want[] = {"setup"};
-    expect_regions(r, &(sp_filter){.include = both_in, .num_include = 1, .exclude = both_ex,
-                                   .num_exclude = 1}, both_want, 1);
+    expect_regions(
+        r, &(sp_filter){.include = both_in, .num_include = 1, .exclude = both_ex, .num_exclude = 1},
+        both_want, 1);
     sp_error err = {0};
-    sp_summary_rows *rows = sp_results_summary(r, &(sp_filter){.include = inc, .num_include = 2},
-                                               0, &err);
+    sp_summary_rows *rows =
+        sp_results_summary(r, &(sp_filter){.include = inc, .num_include = 2}, 0, &err);
     assert_int_equal(rows->count, 2);
     assert_string_equal(rows->rows[0].name, "timestep");
     sp_summary_rows_free(rows);
@@ -90,12 +97,12 @@ static void test_bad_pattern(void **state) {
     sp_error err = {0};
     static const char *bad[] = {"solve", "(tim"};
     size_t count = 99;
-    assert_null(sp_results_get_regions(r, &(sp_filter){.include = bad, .num_include = 2}, &count,
-                                       &err));
+    assert_null(
+        sp_results_get_regions(r, &(sp_filter){.include = bad, .num_include = 2}, &count, &err));
     assert_int_equal(count, 0);
     assert_int_equal(err.status, SP_ERR_BAD_PATTERN);
-    assert_string_equal(err.message,
-                        "invalid include pattern '(tim' at position 4: missing closing parenthesis");
+    assert_string_equal(
+        err.message, "invalid include pattern '(tim' at position 4: missing closing parenthesis");
     static const char *bad_ex[] = {"a\n["};
     assert_null(sp_results_summary(r, &(sp_filter){.exclude = bad_ex, .num_exclude = 1}, 0, &err));
     assert_int_equal(err.status, SP_ERR_BAD_PATTERN);
@@ -103,9 +110,10 @@ static void test_bad_pattern(void **state) {
     assert_non_null(strstr(err.message, "invalid exclude pattern 'a\\n[' at position 3: "));
     sp_table_rows rows;
     assert_int_equal(sp_table_rows_build(r, &(sp_filter){.include = bad, .num_include = 2}, NULL,
-                                         NULL, &rows, &err), SP_ERR_BAD_PATTERN);
-    assert_null(sp_events_open(r, &(sp_event_options){.filter = {.include = bad, .num_include = 2}},
-                               &err));
+                                         NULL, &rows, &err),
+                     SP_ERR_BAD_PATTERN);
+    assert_null(
+        sp_events_open(r, &(sp_event_options){.filter = {.include = bad, .num_include = 2}}, &err));
     assert_int_equal(err.status, SP_ERR_BAD_PATTERN);
     sp_results_free(r);
 }
@@ -115,7 +123,8 @@ static void test_rank_filter_in_summary(void **state) {
     sp_results *r = two_ranks();
     sp_error err = {0};
     static const uint32_t one[] = {1, 1, 5};
-    sp_summary_rows *rows = sp_results_summary(r, &(sp_filter){.ranks = one, .num_ranks = 3}, 0, &err);
+    sp_summary_rows *rows =
+        sp_results_summary(r, &(sp_filter){.ranks = one, .num_ranks = 3}, 0, &err);
     assert_non_null(rows);
     const sp_summary_row *ts = &rows->rows[1];
     assert_string_equal(ts->name, "timestep");
@@ -132,7 +141,8 @@ static void test_rank_filter_in_summary(void **state) {
     sp_summary_rows_free(rows);
     rows = sp_results_summary(r, &(sp_filter){.ranks = one, .num_ranks = 1}, 1, &err);
     assert_int_equal(rows->count, 4);
-    for (size_t i = 0; i < rows->count; i++) assert_int_equal(rows->rows[i].rank, 1);
+    for (size_t i = 0; i < rows->count; i++)
+        assert_int_equal(rows->rows[i].rank, 1);
     sp_summary_rows_free(rows);
     sp_results_free(r);
 }
@@ -161,7 +171,8 @@ static void test_events_order_and_values(void **state) {
     assert_true(e.end == 16005 / 1e9 - 9000 / 1e9);
     assert_true(e.duration == e.end - e.start);
     size_t rest = 0;
-    while (sp_events_next(it, &e)) rest++;
+    while (sp_events_next(it, &e))
+        rest++;
     assert_int_equal(rest, 8);
     assert_false(sp_events_next(it, &e));
     sp_events_close(it);
@@ -174,8 +185,9 @@ static void test_events_filtered_absolute(void **state) {
     sp_error err = {0};
     static const char *inc[] = {"solve"};
     static const uint32_t ranks[] = {1, 9, 0}; /* given order; rank 9 has nothing */
-    sp_event_options opt = {.filter = {.include = inc, .num_include = 1, .ranks = ranks,
-                                       .num_ranks = 3}, .absolute = 1};
+    sp_event_options opt = {
+        .filter = {.include = inc, .num_include = 1, .ranks = ranks, .num_ranks = 3},
+        .absolute = 1};
     sp_event_iter *it = sp_events_open(r, &opt, &err);
     assert_non_null(it);
     sp_event e;
@@ -197,8 +209,8 @@ static void test_events_filtered_absolute(void **state) {
 /* --- aggregate layout ------------------------------------------------------------ */
 
 static sp_results *aggregate(int store_exclusive) {
-    static const mb_call calls[] = {{0, 0, 0, 100, NT}, {0, 0, 200, 500, NT}, {1, 0, 50, 80, NT},
-                                    {0, 1, 0, 400, NT}};
+    static const mb_call calls[] = {
+        {0, 0, 0, 100, NT}, {0, 0, 200, 500, NT}, {1, 0, 50, 80, NT}, {0, 1, 0, 400, NT}};
     mb_spec spec = {.regions = regions, .num_regions = 2, .calls = calls, .num_calls = N(calls)};
     sp_model m;
     mb_model(&spec, &m);
@@ -226,7 +238,8 @@ static void test_aggregate_values(void **state) {
     double mean = 800.0 / 3, m2 = (100 - mean) * (100 - mean) + (300 - mean) * (300 - mean) +
                                   (400 - mean) * (400 - mean);
     assert_true(fabs(sp_mpi_region_std_duration(a) - sqrt(m2 / 3) / 1e9) < 1e-18);
-    assert_true(sp_mpi_region_first_duration(a) == 100e-9); /* rank 0 and 1 start at 0: first wins */
+    assert_true(sp_mpi_region_first_duration(a) ==
+                100e-9); /* rank 0 and 1 start at 0: first wins */
     assert_true(sp_mpi_region_exclusive_duration(a, &err) == 370e-9 + 370e-9);
     const sp_rank_region *rr = sp_mpi_region_rank(a, 0, &err);
     assert_null(sp_rank_region_durations_ns(rr));
@@ -254,8 +267,9 @@ static void test_aggregate_errors(void **state) {
     const sp_mpi_region *a = sp_results_get(r, "assemble", &err);
     assert_true(isnan(sp_mpi_region_percentile(a, 50, &err)));
     assert_int_equal(err.status, SP_ERR_UNAVAILABLE);
-    assert_string_equal(err.message, "profiling_data.h5 holds aggregate statistics only "
-                                     "(storage_layout \"aggregate\"): percentiles need per-call events");
+    assert_string_equal(err.message,
+                        "profiling_data.h5 holds aggregate statistics only "
+                        "(storage_layout \"aggregate\"): percentiles need per-call events");
     assert_true(isnan(sp_mpi_region_exclusive_duration(a, &err)));
     assert_int_equal(err.status, SP_ERR_UNAVAILABLE);
     assert_non_null(strstr(err.message, "exclusive times need per-call events"));

@@ -33,8 +33,10 @@ static void test_numpy_sum_matches_numpy(void **state) {
         size_t n;
         double sum, std;
     } cases[] = {
-        {1, 0x1.0000000000000p+0, 0x0.0p+0},       {7, 0x1.4be2be2be2be2p+1, 0x1.1f64c20d26f17p-2},
-        {8, 0x1.5be2be2be2be2p+1, 0x1.1962af5c2d815p-2}, {9, 0x1.6a1ba1ba1ba1bp+1, 0x1.134e450009b61p-2},
+        {1, 0x1.0000000000000p+0, 0x0.0p+0},
+        {7, 0x1.4be2be2be2be2p+1, 0x1.1f64c20d26f17p-2},
+        {8, 0x1.5be2be2be2be2p+1, 0x1.1962af5c2d815p-2},
+        {9, 0x1.6a1ba1ba1ba1bp+1, 0x1.134e450009b61p-2},
         {16, 0x1.b0bbba47475d4p+1, 0x1.dd90c573db0afp-3},
         {127, 0x1.5b38ae9541ca6p+2, 0x1.aedec8381dea7p-4},
         {128, 0x1.5bb8ae9541ca7p+2, 0x1.ad5e50ee72a66p-4},
@@ -47,11 +49,13 @@ static void test_numpy_sum_matches_numpy(void **state) {
     double *x = malloc(20000 * sizeof *x), *sq = malloc(20000 * sizeof *sq);
     for (size_t c = 0; c < N(cases); c++) {
         size_t n = cases[c].n;
-        for (size_t i = 0; i < n; i++) x[i] = 1.0 / (double)(i + 1);
+        for (size_t i = 0; i < n; i++)
+            x[i] = 1.0 / (double)(i + 1);
         double sum = sp_numpy_sum(x, n);
         assert_true(sum == cases[c].sum);
         double mean = sum / (double)n;
-        for (size_t i = 0; i < n; i++) sq[i] = (x[i] - mean) * (x[i] - mean);
+        for (size_t i = 0; i < n; i++)
+            sq[i] = (x[i] - mean) * (x[i] - mean);
         assert_true(sqrt(sp_numpy_sum(sq, n) / (double)n) == cases[c].std);
     }
     assert_true(sp_numpy_sum(x, 0) == 0.0);
@@ -108,9 +112,9 @@ static void test_selection_equals_sorting(void **state) {
             int64_t lo = INT64_MAX, hi = INT64_MIN;
             for (size_t i = 0; i < n; i++) {
                 seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                x[i] = shape == 0   ? (int64_t)(seed >> 61)           /* 8 values */
-                       : shape == 1 ? (int64_t)(seed >> 20)           /* wide */
-                       : shape == 2 ? (int64_t)(seed >> 50) - 5000    /* negative too */
+                x[i] = shape == 0   ? (int64_t)(seed >> 61)        /* 8 values */
+                       : shape == 1 ? (int64_t)(seed >> 20)        /* wide */
+                       : shape == 2 ? (int64_t)(seed >> 50) - 5000 /* negative too */
                                     : (i % 1000 ? 100 + (int64_t)(seed >> 60) : INT64_MAX / 3);
                 if (x[i] < lo) lo = x[i];
                 if (x[i] > hi) hi = x[i];
@@ -150,9 +154,14 @@ static size_t tutorial_calls(mb_call *calls) {
 
 static sp_results *tutorial(void) {
     static mb_call calls[16];
-    mb_spec spec = {.regions = tutorial_regions, .num_regions = 4, .calls = calls,
-                    .num_calls = tutorial_calls(calls), .has_start = 1,
-                    .start_time_ns = 1000000, .has_finalize = 1, .finalize_time_ns = 1600000,
+    mb_spec spec = {.regions = tutorial_regions,
+                    .num_regions = 4,
+                    .calls = calls,
+                    .num_calls = tutorial_calls(calls),
+                    .has_start = 1,
+                    .start_time_ns = 1000000,
+                    .has_finalize = 1,
+                    .finalize_time_ns = 1600000,
                     .label = "tutorial 2"};
     return mb_results(&spec);
 }
@@ -279,8 +288,10 @@ static void test_one_call(void **state) {
     sp_error err = {0};
     const sp_mpi_region *mr = sp_results_region_at(r, 0);
     assert_true(sp_mpi_region_std_duration(mr) == 0.0);
-    for (int q = 0; q <= 100; q += 25) assert_true(sp_mpi_region_percentile(mr, q, &err) == 5e-6);
-    assert_true(sp_mpi_region_first_duration(mr) == 5e-6 && sp_mpi_region_last_duration(mr) == 5e-6);
+    for (int q = 0; q <= 100; q += 25)
+        assert_true(sp_mpi_region_percentile(mr, q, &err) == 5e-6);
+    assert_true(sp_mpi_region_first_duration(mr) == 5e-6 &&
+                sp_mpi_region_last_duration(mr) == 5e-6);
     assert_true(sp_mpi_region_average_duration(mr) == 5e-6);
     assert_true(sp_mpi_region_exclusive_duration(mr, &err) == 5e-6);
     sp_results_free(r);
@@ -328,7 +339,8 @@ static void test_zero_length_calls(void **state) {
     sp_results *r = mb_results(&spec);
     sp_error err = {0};
     const sp_mpi_region *z = sp_results_get(r, "zero", &err);
-    assert_true(sp_mpi_region_exclusive_duration(sp_results_get(r, "parent", &err), &err) == 250e-9);
+    assert_true(sp_mpi_region_exclusive_duration(sp_results_get(r, "parent", &err), &err) ==
+                250e-9);
     assert_true(sp_mpi_region_exclusive_duration(z, &err) == 0.0);
     assert_true(sp_mpi_region_std_duration(z) == 0.0);
     assert_true(sp_mpi_region_percentile(z, 99, &err) == 0.0);
@@ -360,8 +372,11 @@ static sp_results *three_ranks(int with_idle_rank) {
     calls[1] = (mb_call){0, 1, 4000, 6000, MB_NO_THREAD}; /* earliest start */
     calls[2] = (mb_call){0, 2, 6000, 9000, MB_NO_THREAD}; /* latest end */
     calls[3] = (mb_call){0, 3, 7000, 7000, MB_NO_THREAD}; /* zero total */
-    mb_spec spec = {.regions = work_regions, .num_regions = 1, .calls = calls,
-                    .num_calls = with_idle_rank ? 4 : 3, .rank_order = order,
+    mb_spec spec = {.regions = work_regions,
+                    .num_regions = 1,
+                    .calls = calls,
+                    .num_calls = with_idle_rank ? 4 : 3,
+                    .rank_order = order,
                     .num_rank_order = with_idle_rank ? 4 : 3};
     return mb_results(&spec);
 }
@@ -410,7 +425,8 @@ static void test_pooled_first_last_and_per_rank(void **state) {
     const sp_rank_region *missing = sp_mpi_region_rank(mr, 7, &err);
     assert_null(missing);
     assert_int_equal(err.status, SP_ERR_NO_SUCH_RANK);
-    assert_string_equal(err.message, "Region 'work' has no data for rank 7. Available ranks: [0, 1, 2]");
+    assert_string_equal(err.message,
+                        "Region 'work' has no data for rank 7. Available ranks: [0, 1, 2]");
     sp_results_free(r);
 }
 

@@ -18,7 +18,7 @@
 #include "table_text.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define NT MB_NO_THREAD
+#define NT   MB_NO_THREAD
 
 enum { ASSEMBLE, SETUP, TIMESTEP, SOLVE, SESSION };
 static const char *const regions[] = {"assemble", "setup", "timestep", "solve",
@@ -41,8 +41,12 @@ static sp_results *program(uint32_t ranks, int with_session) {
             calls[n++] = (mb_call){SOLVE, r, s, s + 3000, NT};
         }
     }
-    mb_spec spec = {.regions = regions, .num_regions = with_session ? 5 : 4, .calls = calls,
-                    .num_calls = n, .has_start = 1, .start_time_ns = 1000000};
+    mb_spec spec = {.regions = regions,
+                    .num_regions = with_session ? 5 : 4,
+                    .calls = calls,
+                    .num_calls = n,
+                    .has_start = 1,
+                    .start_time_ns = 1000000};
     return mb_results(&spec);
 }
 
@@ -101,8 +105,8 @@ static void test_rows_pool_over_ranks(void **state) {
     assert_true(fabs(a->imbalance - 50.0) < 1e-9);
     assert_true(fabs(a->total - 216000e-9) < 1e-15);
     assert_true(a->max == 36000e-9 && a->min == 4000e-9);
-    assert_true(a->first == 4000e-9);  /* rank 0 starts first */
-    assert_true(a->last == 24000e-9);  /* rank 2's last call ends last */
+    assert_true(a->first == 4000e-9); /* rank 0 starts first */
+    assert_true(a->last == 24000e-9); /* rank 2's last call ends last */
     sp_table_rows_free(&rows);
     static const uint32_t only[] = {2};
     build(r, &(sp_filter){.ranks = only, .num_ranks = 1}, NULL, &rows);
@@ -143,16 +147,19 @@ static void test_sort_keys(void **state) {
     sp_table_rows rows;
     build(r, NULL, "total", &rows);
     static const char *by_total[] = {"timestep", "assemble", "setup", "solve"};
-    for (int i = 0; i < 4; i++) assert_string_equal(rows.rows[i].name, by_total[i]);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(rows.rows[i].name, by_total[i]);
     assert_true(rows.rows[0].has_children); /* the (own) row still follows */
     sp_table_rows_free(&rows);
     build(r, NULL, "calls", &rows); /* ties stay alphabetical */
     static const char *by_calls[] = {"assemble", "solve", "timestep", "setup"};
-    for (int i = 0; i < 4; i++) assert_string_equal(rows.rows[i].name, by_calls[i]);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(rows.rows[i].name, by_calls[i]);
     sp_table_rows_free(&rows);
     build(r, NULL, "name", &rows);
     static const char *by_name[] = {"assemble", "setup", "solve", "timestep"};
-    for (int i = 0; i < 4; i++) assert_string_equal(rows.rows[i].name, by_name[i]);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(rows.rows[i].name, by_name[i]);
     assert_int_equal(rows.rows[0].depth, 1); /* depth prefixes stay */
     sp_table_rows_free(&rows);
     for (int k = 0; sp_sort_keys[k]; k++) {
@@ -235,7 +242,8 @@ static void test_separator_in_name(void **state) {
 static void test_columns_list(void **state) {
     (void)state;
     int n = 0;
-    while (sp_table_columns[n]) n++;
+    while (sp_table_columns[n])
+        n++;
     assert_int_equal(n, 16);
     assert_string_equal(sp_table_columns[0], "region");
     assert_string_equal(sp_table_columns[15], "imbalance");
@@ -243,14 +251,10 @@ static void test_columns_list(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tutorial_table_text),
-        cmocka_unit_test(test_rows_pool_over_ranks),
-        cmocka_unit_test(test_filter_hides_children),
-        cmocka_unit_test(test_sort_keys),
-        cmocka_unit_test(test_fallback_rows),
-        cmocka_unit_test(test_session_total),
-        cmocka_unit_test(test_separator_in_name),
-        cmocka_unit_test(test_columns_list),
+        cmocka_unit_test(test_tutorial_table_text),   cmocka_unit_test(test_rows_pool_over_ranks),
+        cmocka_unit_test(test_filter_hides_children), cmocka_unit_test(test_sort_keys),
+        cmocka_unit_test(test_fallback_rows),         cmocka_unit_test(test_session_total),
+        cmocka_unit_test(test_separator_in_name),     cmocka_unit_test(test_columns_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

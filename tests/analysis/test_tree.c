@@ -17,7 +17,7 @@
 #include "model_builder.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define NT MB_NO_THREAD
+#define NT   MB_NO_THREAD
 
 static double exclusive(const sp_results *r, const char *name) {
     sp_error err = {0};
@@ -39,7 +39,10 @@ static sp_results *overlapping(int with_threads, int64_t thread_b) {
     calls[0] = (mb_call){0, 0, 100, 200, with_threads ? 0 : NT};
     calls[1] = (mb_call){1, 0, 10, 20, with_threads ? thread_b : NT};
     calls[2] = (mb_call){1, 0, 150, 250, with_threads ? thread_b : NT};
-    mb_spec spec = {.regions = ab_regions, .num_regions = 2, .calls = calls, .num_calls = 3,
+    mb_spec spec = {.regions = ab_regions,
+                    .num_regions = 2,
+                    .calls = calls,
+                    .num_calls = 3,
                     .with_threads = with_threads};
     return mb_results(&spec);
 }
@@ -110,11 +113,14 @@ static void test_stored_totals_skip_the_tree(void **state) {
 static void test_thread_lanes(void **state) {
     (void)state;
     static const mb_call calls[] = {
-        {0, 0, 100, 300, 0}, {2, 0, 150, 200, 0}, /* thread 0: a > c */
-        {1, 0, 200, 400, 1}, {2, 0, 250, 260, 1}, /* thread 1: b > c, overlapping a */
-        {2, 0, 500, 510, -1},                     /* unknown thread */
+        {0, 0, 100, 300, 0},  {2, 0, 150, 200, 0}, /* thread 0: a > c */
+        {1, 0, 200, 400, 1},  {2, 0, 250, 260, 1}, /* thread 1: b > c, overlapping a */
+        {2, 0, 500, 510, -1},                      /* unknown thread */
     };
-    mb_spec spec = {.regions = ab_regions, .num_regions = 3, .calls = calls, .num_calls = N(calls),
+    mb_spec spec = {.regions = ab_regions,
+                    .num_regions = 3,
+                    .calls = calls,
+                    .num_calls = N(calls),
                     .with_threads = 1};
     sp_results *r = mb_results(&spec);
     assert_true(exclusive(r, "a") == 150e-9);
@@ -125,14 +131,16 @@ static void test_thread_lanes(void **state) {
     assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_OK);
     static const char *paths[] = {"a", "a > c", "b", "b > c", "c"};
     assert_int_equal(rows.count, N(paths));
-    for (size_t i = 0; i < N(paths); i++) assert_string_equal(rows.rows[i].call_path, paths[i]);
+    for (size_t i = 0; i < N(paths); i++)
+        assert_string_equal(rows.rows[i].call_path, paths[i]);
     assert_true(rows.rows[0].exclusive == 150e-9);
     sp_table_rows_free(&rows);
     sp_results_free(r);
     /* The same calls without thread ids overlap. */
     mb_call flat[N(calls)];
     memcpy(flat, calls, sizeof calls);
-    for (size_t i = 0; i < N(flat); i++) flat[i].thread = NT;
+    for (size_t i = 0; i < N(flat); i++)
+        flat[i].thread = NT;
     spec.calls = flat;
     spec.with_threads = 0;
     r = mb_results(&spec);
@@ -173,8 +181,11 @@ static void test_recursion(void **state) {
     static const mb_call in_order[] = {
         {0, 0, 0, 100, NT}, {0, 0, 10, 90, NT}, {0, 0, 20, 80, NT}, {1, 0, 30, 40, NT}};
     check_recursion(in_order, N(in_order));
-    static const mb_call at_exit[] = { /* recorded when each call ended */
-        {0, 0, 20, 80, NT}, {0, 0, 10, 90, NT}, {0, 0, 0, 100, NT}, {1, 0, 30, 40, NT}};
+    static const mb_call at_exit[] = {/* recorded when each call ended */
+                                      {0, 0, 20, 80, NT},
+                                      {0, 0, 10, 90, NT},
+                                      {0, 0, 0, 100, NT},
+                                      {1, 0, 30, 40, NT}};
     check_recursion(at_exit, N(at_exit));
 }
 

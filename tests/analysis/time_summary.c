@@ -44,9 +44,14 @@ enum { TIMESTEP, ASSEMBLE, SOLVE, KERNEL, NREG };
 static void add_row(sp_model *m, uint32_t region, uint64_t offset, uint64_t count) {
     sp_model_row *row = &m->rows[m->num_rows++];
     memset(row, 0, sizeof *row);
-    *row = (sp_model_row){.region = region, .offset = offset, .count = count, .source_line = -1,
-                          .exclusive_total = -1, .source_file = sp_strdup(""),
-                          .source_text = sp_strdup(""), .tags = sp_strdup("[]"),
+    *row = (sp_model_row){.region = region,
+                          .offset = offset,
+                          .count = count,
+                          .source_line = -1,
+                          .exclusive_total = -1,
+                          .source_file = sp_strdup(""),
+                          .source_text = sp_strdup(""),
+                          .tags = sp_strdup("[]"),
                           .event_metadata = sp_strdup("[]")};
 }
 
@@ -59,7 +64,8 @@ static void build_model(sp_model *m, uint64_t n) {
     m->schema = 3;
     m->num_regions = NREG;
     m->region_names = calloc(NREG, sizeof *m->region_names);
-    for (int g = 0; g < NREG; g++) m->region_names[g] = sp_strdup(names[g]);
+    for (int g = 0; g < NREG; g++)
+        m->region_names[g] = sp_strdup(names[g]);
     m->num_events = steps * NREG;
     m->starts = malloc(m->num_events * sizeof *m->starts);
     m->durations = malloc(m->num_events * sizeof *m->durations);
@@ -71,13 +77,14 @@ static void build_model(sp_model *m, uint64_t n) {
         int64_t a = 1000 + (int64_t)(seed >> 54), s = 2000 + (int64_t)((seed >> 40) & 1023);
         int64_t kd = s / 2;
         int64_t *st = m->starts, *du = m->durations;
-        st[k] = t, du[k] = a + s + 50;                               /* timestep */
-        st[steps + k] = t + 10, du[steps + k] = a;                   /* assemble */
-        st[2 * steps + k] = t + 20 + a, du[2 * steps + k] = s;       /* solve */
-        st[3 * steps + k] = t + 30 + a, du[3 * steps + k] = kd;      /* kernel */
+        st[k] = t, du[k] = a + s + 50;                          /* timestep */
+        st[steps + k] = t + 10, du[steps + k] = a;              /* assemble */
+        st[2 * steps + k] = t + 20 + a, du[2 * steps + k] = s;  /* solve */
+        st[3 * steps + k] = t + 30 + a, du[3 * steps + k] = kd; /* kernel */
         t += a + s + 100;
     }
-    for (int g = 0; g < NREG; g++) add_row(m, (uint32_t)g, (uint64_t)g * steps, steps);
+    for (int g = 0; g < NREG; g++)
+        add_row(m, (uint32_t)g, (uint64_t)g * steps, steps);
 }
 
 int main(int argc, char **argv) {
@@ -112,7 +119,8 @@ int main(int argc, char **argv) {
     printf("  adopt (per-row facts, order)       %7.3f s CPU\n", t1 - t0);
     printf("  sp_results_summary (tree, excl, p) %7.3f s CPU\n", t2 - t1);
     printf("  sp_table_rows_build (call paths)   %7.3f s CPU\n", t4 - t3);
-    printf("  model RSS %.1f MiB (%.1f B/call)\n", rss_model / 1024.0, rss_model * 1024.0 / (double)n);
+    printf("  model RSS %.1f MiB (%.1f B/call)\n", rss_model / 1024.0,
+           rss_model * 1024.0 / (double)n);
     printf("  peak extra during summary %.1f B/call, during table %.1f B/call\n",
            (double)(peak_summary - rss_model) * 1024.0 / (double)n,
            (double)(peak_table - rss_model) * 1024.0 / (double)n);
