@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "csv_parse.h"
 #include "json_compare.h"
 #include "present_test_util.h"
 #include "scope_profiler/results.h"
@@ -543,49 +544,6 @@ static char *summary_text(const sp_results *r, int per_rank, int csv) {
     char *text = capture(summary_cb, &c);
     assert_int_equal(c.st, SP_OK);
     return text;
-}
-
-/* RFC 4180: splits text into cells (row-major); returns the number of rows. */
-static size_t parse_csv(const char *text, char ***cells, size_t *ncols) {
-    size_t cap = 64, n = 0, rows = 0, cols_in_row = 0;
-    *cells = malloc(cap * sizeof **cells);
-    *ncols = 0;
-    const char *p = text;
-    while (*p) {
-        char *cell = malloc(strlen(p) + 1);
-        size_t k = 0;
-        if (*p == '"') {
-            for (p++; *p; p++) {
-                if (*p == '"') {
-                    if (p[1] == '"')
-                        p++;
-                    else
-                        break;
-                }
-                cell[k++] = *p;
-            }
-            assert_int_equal(*p, '"');
-            p++;
-        } else {
-            while (*p && *p != ',' && *p != '\r')
-                cell[k++] = *p++;
-        }
-        cell[k] = '\0';
-        if (n == cap) *cells = realloc(*cells, (cap *= 2) * sizeof **cells);
-        (*cells)[n++] = cell;
-        cols_in_row++;
-        if (*p == ',') {
-            p++;
-        } else {
-            assert_true(p[0] == '\r' && p[1] == '\n');
-            p += 2;
-            if (!rows) *ncols = cols_in_row;
-            assert_int_equal(cols_in_row, *ncols);
-            cols_in_row = 0;
-            rows++;
-        }
-    }
-    return rows;
 }
 
 static void check_csv_against_json(const char *csv, struct json_object *list) {

@@ -123,6 +123,17 @@ static void test_name_alias_and_headers(void **state) {
     assert_string_equal(sp_table_column_key(SP_COL_PARENT_PERCENT), "parent_percent");
 }
 
+/* The analysis layer's list of column keys (for help texts) is ours, in order. */
+static void test_column_keys_match_analysis_list(void **state) {
+    (void)state;
+    int c = 0;
+    for (; sp_table_columns[c]; c++) {
+        assert_true(c < SP_COL_COUNT_);
+        assert_string_equal(sp_table_columns[c], sp_table_column_key((sp_table_column)c));
+    }
+    assert_int_equal(c, SP_COL_COUNT_);
+}
+
 static void test_unknown_columns(void **state) {
     (void)state;
     const char *names[] = {"region", "bogus", "it's", "total", "p90"};
@@ -426,6 +437,7 @@ int main(void) {
         cmocka_unit_test(test_parent_percent_column),
         cmocka_unit_test(test_every_column),
         cmocka_unit_test(test_name_alias_and_headers),
+        cmocka_unit_test(test_column_keys_match_analysis_list),
         cmocka_unit_test(test_unknown_columns),
         cmocka_unit_test(test_empty_column_list),
         cmocka_unit_test(test_session_percentages_and_notes),
