@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/clock_alignment.h"
 #include "analysis/internal.h"
 #include "analysis/pyrepr.h"
 #include "analysis/strbuf.h"
@@ -97,6 +98,7 @@ sp_results *sp_results_adopt(sp_model *m, sp_error *err) {
     }
     r->m = *m;
     memset(m, 0, sizeof *m);
+    sp_align_rank_clocks(&r->m);
     sp_status st = build_identity(r);
     if (st == SP_OK) st = sp_results_build(r);
     if (st != SP_OK) {

@@ -1,4 +1,5 @@
 set(SP_SOURCES_analysis
+    clock_alignment.c
     call_tree.c
     events.c
     exclusive.c

@@ -11,6 +11,7 @@
 #include <hdf5.h>
 #include <math.h>
 #include <mpi.h>
+#include <scope_profiler/results.h>
 #include <scope_profiler_mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,50 @@ static void record_imbalanced_work(int rank) {
     }
 }
 
+/* The same facts through the analysis API, which must agree exactly with the
+ * raw file: per-rank counts and totals, imbalance, partial regions. */
+static void check_with_analysis(const char *path, int size, const per_region *work,
+                                double imbalance) {
+    sp_error err;
+    sp_results *r = sp_read(path, &err);
+    CHECK(r != NULL, "sp_read: %s", err.message);
+    if (!r) return;
+    CHECK(sp_results_num_ranks(r) == (size_t)size, "num_ranks %zu", sp_results_num_ranks(r));
+    const sp_mpi_region *w = sp_results_get(r, "work", &err);
+    CHECK(w && sp_mpi_region_num_ranks(w) == (size_t)size, "work ranks");
+    uint64_t calls[64];
+    double totals[64];
+    sp_mpi_region_num_calls_per_rank(w, calls);
+    sp_mpi_region_total_durations(w, totals);
+    for (int i = 0; i < size; i++) {
+        uint32_t rank = sp_mpi_region_rank_id(w, (size_t)i);
+        CHECK(calls[i] == CALLS, "rank %u: %llu calls per the analysis", rank,
+              (unsigned long long)calls[i]);
+        CHECK(fabs(totals[i] - work->total[rank] / 1e9) < 1e-12, "rank %u total", rank);
+    }
+    CHECK(fabs(sp_mpi_region_imbalance_pct(w) - imbalance) < 1e-9 * fabs(imbalance),
+          "analysis imbalance %.12f vs %.12f", sp_mpi_region_imbalance_pct(w), imbalance);
+    CHECK(sp_mpi_region_num_calls(w) == (uint64_t)(CALLS * size), "pooled calls");
+    const sp_mpi_region *even = sp_results_get(r, "only_even", &err);
+    CHECK(even && sp_mpi_region_num_ranks(even) == (size_t)(size + 1) / 2, "only_even ranks");
+    if (even && size > 1) {
+        CHECK(sp_mpi_region_rank(even, 1, &err) == NULL, "rank 1 has no only_even");
+        CHECK(err.status == SP_ERR_NO_SUCH_RANK, "missing rank status %d", err.status);
+        CHECK(strstr(err.message, "has no data for rank 1") != NULL, "message: %s", err.message);
+    }
+    /* ranks share rank 0's time axis: everybody's setup starts within a second */
+    const sp_mpi_region *setup = sp_results_get(r, "setup", &err);
+    double first = 1e300, last = -1e300;
+    for (size_t i = 0; setup && i < sp_mpi_region_num_ranks(setup); i++) {
+        const sp_rank_region *rr = sp_mpi_region_rank(setup, sp_mpi_region_rank_id(setup, i), &err);
+        double t = rr ? sp_rank_region_first_start_time(rr) : 0;
+        if (t < first) first = t;
+        if (t > last) last = t;
+    }
+    CHECK(last - first < 1.0, "setup starts spread over %.3f s across ranks", last - first);
+    sp_results_free(r);
+}
+
 static void check_imbalance(const char *path, int size) {
     per_region work, even, setup;
     CHECK(read_region(path, "work", &work) == 0, "cannot open %s", path);
@@ -145,6 +190,7 @@ static void check_imbalance(const char *path, int size) {
     CHECK(cores == size * threads, "total_cores %lld", (long long)cores);
     CHECK(h5i_exists(f, "/scope_profiler_c/clock_offsets/offset_ns"), "no clock offsets");
     H5Fclose(f);
+    check_with_analysis(path, size, &work, imbalance);
 }
 
 static int run(const char *scenario, const char *dir, int rank, int size) {
