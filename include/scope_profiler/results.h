@@ -394,25 +394,72 @@ SP_API void sp_region_list_free(const sp_mpi_region **list);
 /** Options of sp_print_summary(); all-zero means the tutorial's defaults. */
 typedef struct sp_print_options {
     const char *sort;           /* NULL/"start" (tree order), "total", "calls", "avg", "min",
-                                   "max", "p95", "imbalance", "name" */
-    const char *const *columns; /* NULL = {"region", "total"}; see docs/analysis.md */
+                                   "max", "first", "last", "std", "p50", "p95", "p99",
+                                   "imbalance" (descending), "name" */
+    const char *const *columns; /* NULL = {"region", "total"}, or {"region", "percent",
+                                   "total"} with a scope_profiler.session row; keys: region
+                                   (alias name), ranks, calls, total, percent,
+                                   parent_percent, avg, min, max, first, last, std, p50, p95,
+                                   p99, imbalance. Unknown keys or an empty list (columns
+                                   set, num_columns 0): SP_ERR_BAD_OPTION */
     size_t num_columns;
     sp_filter filter;
     int suppress_notes;          /* nonzero: no notes box */
-    int ascii;                   /* nonzero: ASCII box drawing instead of UTF-8 */
-    const char *title;           /* notes box title; NULL = "<label> - <path> (N rank[s])" */
+    int ascii;                   /* nonzero: ASCII instead of UTF-8 box drawing: "+", "-", "|";
+                                    tree prefixes "\\- " and "| "; "(r)" for the recursion mark */
+    const char *title;           /* notes box title; NULL = "<label> - <relpath> (N rank[s])" */
     const char *percentage_mode; /* NULL/"coverage" or "exclusive" (the percent column) */
 } sp_print_options;
 
-/** print_summary(): the nested box table. */
+/**
+ * print_summary(): the nested box table, the notes box unless suppressed, and
+ * an empty line; "  (no regions recorded)" (after the title) when no region is
+ * selected. Nothing is printed on error.
+ */
 SP_API sp_status sp_print_summary(const sp_results *results, FILE *out,
                                   const sp_print_options *options, sp_error *err);
 
-/** Summary rows (to_dataframe) as CSV or JSON, keys named as in summary(). */
+/**
+ * Summary rows (to_dataframe) as CSV or JSON, keys named as in summary():
+ * pooled rows as summary() (tags as a JSON list), per-rank rows as name, rank,
+ * get_summary() keys, p50/p95/p99_duration. Floats as Python's repr(); unknown
+ * values (NaN) as an empty CSV cell / JSON null. CSV per RFC 4180 with a header
+ * line and CRLF line ends (the tags cell always quoted); JSON as a list of
+ * objects, two-space indentation, final newline. Nothing is written on error.
+ */
 SP_API sp_status sp_write_summary_csv(const sp_results *results, FILE *out, const sp_filter *filter,
                                       int per_rank, sp_error *err);
 SP_API sp_status sp_write_summary_json(const sp_results *results, FILE *out,
                                        const sp_filter *filter, int per_rank, sp_error *err);
+
+/* --- Threads ------------------------------------------------------------- */
+
+/** One thread lane of one rank: the /thread_table row, or thread 0 of a rank
+ *  when the file has no thread ids (single-threaded ranks). */
+typedef struct sp_thread_summary {
+    uint32_t rank;
+    int64_t index;      /* the thread id its calls carry */
+    const char *name;   /* "" when unnamed or unknown */
+    int64_t native_id;  /* the OS thread id, -1 when unknown */
+    double wall_time;   /* last activity - first activity, s; NaN when unknown */
+    double cpu_time;    /* CPU time of the thread, s; NaN when unknown */
+    uint64_t num_calls; /* calls of every region on this lane */
+    double time_in_regions; /* union of its calls' intervals, s (nesting counted once) */
+} sp_thread_summary;
+
+/** Number of thread lanes over all ranks (at least one per rank with calls). */
+SP_API size_t sp_results_num_threads(const sp_results *results);
+
+/** The index-th lane, ordered by rank then thread index. SP_ERR_INVALID_ARGUMENT
+ *  out of range, SP_ERR_UNAVAILABLE for aggregate-layout files. */
+SP_API sp_status sp_results_thread_summary(const sp_results *results, size_t index,
+                                           sp_thread_summary *out, sp_error *err);
+
+/** A region's calls on one thread of its rank: writes up to `capacity` call
+ *  indices (positions in the sp_rank_region arrays) into out (may be NULL)
+ *  and returns how many there are. Without thread ids, every call is thread 0. */
+SP_API size_t sp_rank_region_thread_calls(const sp_rank_region *region, int64_t thread,
+                                          uint64_t *out, size_t capacity);
 
 /* --- Events -------------------------------------------------------------- */
 
@@ -452,19 +499,29 @@ SP_API void sp_events_close(sp_event_iter *iter);
 
 /* --- JSON exports (docs/format.md § JSON exports) ------------------------ */
 
+/* Both documents are printed as Python's json.dump(indent=2) prints them
+ * (ensure_ascii escapes, floats as repr(); NaN, which Python would write as
+ * NaN, as null) with a final newline. Files are written under a temporary
+ * name and renamed into place, parent directories created; on error no file
+ * is left behind and the message names the path. */
+
 typedef struct sp_stats_options {
-    const char *const *labels; /* one per run; NULL = file stem */
-    sp_filter filter;
+    const char *const *labels; /* one per run (a NULL entry: that run's display label);
+                                  NULL = display labels, repeats as "label (2)", ... */
+    sp_filter filter;          /* include/exclude select regions; ranks the calls */
 } sp_stats_options;
 
-/** collect_region_statistics(): the JSON document as a string (free with free()). */
+/** collect_region_statistics(): the payload {units, filters, common_regions,
+ *  files} as JSON text (free with free()); NULL with err on error. */
 SP_API char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_runs,
                                           const sp_stats_options *options, sp_error *err);
-/** write_region_statistics_json(). */
+/** write_region_statistics_json(): {"format": "scope-profiler-plot-data",
+ *  "format_version": 1, "plot": "region_statistics", ...payload}; with no runs
+ *  nothing is written (SP_OK), as in the Python package. */
 SP_API sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t num_runs,
                                                  const sp_stats_options *options,
                                                  const char *out_path, sp_error *err);
-/** write_metadata_json(): {"files": [{file_path, num_ranks, metadata}, ...]}. */
+/** write_metadata_json(): {"files": [{file_path, num_ranks, metadata}, ...]}, values unclipped. */
 SP_API char *sp_collect_metadata_json(const sp_results *const *runs, size_t num_runs,
                                       sp_error *err);
 SP_API sp_status sp_write_metadata_json(const sp_results *const *runs, size_t num_runs,
