@@ -34,7 +34,9 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
     }
     st = sp_table_rows_build(results, &options->filter, options->sort, mode, &rows, err);
     if (st) goto done;
-    title = options->title ? strdup(options->title) : sp_run_default_title(results);
+    /* Python: title or default_title(), so an empty title also gets the default */
+    title =
+        options->title && *options->title ? strdup(options->title) : sp_run_default_title(results);
     if (!title) {
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         goto done;

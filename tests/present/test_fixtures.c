@@ -139,6 +139,10 @@ static void test_default_title(void **state) {
     text = print_summary(r, &opt, &st, NULL);
     assert_non_null(strstr(text, "Summary: My title "));
     free(text);
+    opt.title = "";
+    text = print_summary(r, &opt, &st, NULL);
+    assert_non_null(strstr(text, "Summary: synthetic - "));
+    free(text);
     sp_results_free(r);
 }
 
