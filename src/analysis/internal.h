@@ -77,6 +77,8 @@ struct sp_results {
     int exclusive_state;       /* 0 not computed, 1 computed, 2 failed, 3 stored totals suffice */
     sp_error exclusive_error;
     int64_t *row_exclusive; /* per model row, when computed */
+    struct sp_lane_key *lanes; /* (rank, thread) lanes, built on first use (threads.c) */
+    size_t num_lanes;
 };
 
 /* --- helpers shared by the analysis files ------------------------------- */

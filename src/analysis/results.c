@@ -117,6 +117,7 @@ const sp_model *sp_results_model(const sp_results *r) {
 void sp_results_free(sp_results *r) {
     if (!r) return;
     sp_results_build_free(r);
+    free(r->lanes);
     free(r->path_text);
     free(r->label);
     free(r->display_label);

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 #include <scope_profiler.h>
+#include <scope_profiler/results.h>
 
 #include "../record/record_support.h"
 
@@ -84,6 +86,20 @@ static void check_threads(int threads) {
     for (int t = 0; t < threads; t++) assert_int_equal(per_thread[t], ITERATIONS / threads);
     for (int t = 0; t < threads; t++) assert_true(lane_is_nested(&p, t));
     rs_profile_free(&p);
+
+    /* the analysis rebuilds one tree per lane: no nesting error, and each
+     * iteration's exclusive time is its duration minus its two inner calls */
+    sp_error err;
+    sp_results *r = sp_read(path, &err);
+    assert_non_null(r);
+    const sp_mpi_region *iteration = sp_results_get(r, "iteration", &err);
+    const sp_mpi_region *inner = sp_results_get(r, "inner", &err);
+    double excl = sp_mpi_region_exclusive_duration(iteration, &err);
+    assert_false(isnan(excl));
+    double expected = sp_mpi_region_total_duration(iteration) - sp_mpi_region_total_duration(inner);
+    assert_true(fabs(excl - expected) <= 1e-12 + 1e-12 * expected);
+    assert_int_equal(sp_results_num_threads(r), (size_t)threads);
+    sp_results_free(r);
     rs_remove_tree(dir);
     free(dir);
     free(path);
