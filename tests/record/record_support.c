@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../support/h5_inspect.h"
@@ -34,7 +35,27 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
-void rs_remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+void rs_remove_tree(const char *dir) {
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int rs_setup_dir(void **state) {
+    rs_fixture *f = calloc(1, sizeof *f);
+    f->dir = rs_temp_dir();
+    f->path = rs_path_in(f->dir, "profile.h5");
+    *state = f;
+    return f->dir ? 0 : -1;
+}
+
+int rs_teardown_dir(void **state) {
+    rs_fixture *f = *state;
+    chmod(f->dir, 0700);
+    rs_remove_tree(f->dir);
+    free(f->dir);
+    free(f->path);
+    free(f);
+    return 0;
+}
 
 int64_t rs_now_ns(void) {
     struct timespec ts;
@@ -77,7 +98,8 @@ char *rs_capture_stderr_end(void) {
 
 int rs_count(const char *haystack, const char *needle) {
     int n = 0;
-    for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
     return n;
 }
 

@@ -14,6 +14,15 @@ char *rs_temp_dir(void);
 char *rs_path_in(const char *dir, const char *name);
 void rs_remove_tree(const char *dir);
 
+/* A cmocka fixture: a fresh directory and a profile path inside it. The
+ * teardown removes the directory (after making it writable again). */
+typedef struct rs_fixture {
+    char *dir;
+    char *path;
+} rs_fixture;
+int rs_setup_dir(void **state);
+int rs_teardown_dir(void **state);
+
 /* Spins until `ns` nanoseconds of CLOCK_MONOTONIC have passed. */
 void rs_busy_wait_ns(int64_t ns);
 int64_t rs_now_ns(void);

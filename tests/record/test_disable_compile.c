@@ -23,8 +23,11 @@ int main(void) {
     sp_end(h);
     sp_begin_name("by name");
     sp_end_name("by name");
-    SP_REGION("block") { calls++; }
-    for (int i = 0; i < 3; i++) SP_REGION("loop") calls++;
+    SP_REGION("block") {
+        calls++;
+    }
+    for (int i = 0; i < 3; i++)
+        SP_REGION("loop") calls++;
     {
         SP_SCOPE("scope");
         calls++;

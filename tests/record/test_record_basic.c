@@ -18,31 +18,13 @@
 
 /* A busy wait of `expected` ns lasts at least that long; the upper bound is
  * generous because sanitizer builds and parallel tests can preempt us. */
-static int plausible(int64_t d, int64_t expected) { return d >= expected && d < 3 * expected + 20 * MS; }
+static int plausible(int64_t d, int64_t expected) {
+    return d >= expected && d < 3 * expected + 20 * MS;
+}
 
 static const sp_finalize_options quiet = {.quiet = 1};
 
-typedef struct fixture {
-    char *dir;
-    char *path;
-} fixture;
-
-static int setup_dir(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = rs_temp_dir();
-    f->path = rs_path_in(f->dir, "profile.h5");
-    *state = f;
-    return 0;
-}
-
-static int teardown_dir(void **state) {
-    fixture *f = *state;
-    rs_remove_tree(f->dir);
-    free(f->dir);
-    free(f->path);
-    free(f);
-    return 0;
-}
+typedef rs_fixture fixture;
 
 static void start(const fixture *f) {
     sp_options opt = SP_OPTIONS_INIT;
@@ -65,7 +47,9 @@ static void test_busy_wait_round_trip(void **state) {
     }
     rs_busy_wait_ns(10 * MS);
     sp_end(outer);
-    SP_REGION("after") { rs_busy_wait_ns(2 * MS); }
+    SP_REGION("after") {
+        rs_busy_wait_ns(2 * MS);
+    }
     int64_t t1 = rs_now_ns();
     assert_int_equal(sp_finalize(&quiet), SP_OK);
 
@@ -116,7 +100,9 @@ static void expect_type(hid_t file, const char *path, H5T_class_t cls, size_t si
 static void test_layout_and_types(void **state) {
     fixture *f = *state;
     start(f);
-    SP_REGION("a") { SP_REGION("b") {} }
+    SP_REGION("a") {
+        SP_REGION("b") {}
+    }
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     hid_t file = H5Fopen(f->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     assert_true(file >= 0);
@@ -157,11 +143,19 @@ static void test_layout_and_types(void **state) {
     assert_int_equal(excl[0], -1);
     free(excl);
     /* minimal metadata: the documented keys, nothing personal */
-    static const char *const present[] = {"timestamp", "platform", "chip_information",
-                                          "scope_profiler_version", "omp_num_threads",
-                                          "mpi_size", "num_nodes", "total_cores",
-                                          "start_time_ns", "finalize_time_ns", "label",
-                                          "source_language", "compiler"};
+    static const char *const present[] = {"timestamp",
+                                          "platform",
+                                          "chip_information",
+                                          "scope_profiler_version",
+                                          "omp_num_threads",
+                                          "mpi_size",
+                                          "num_nodes",
+                                          "total_cores",
+                                          "start_time_ns",
+                                          "finalize_time_ns",
+                                          "label",
+                                          "source_language",
+                                          "compiler"};
     for (size_t i = 0; i < sizeof present / sizeof *present; i++)
         assert_true(h5i_attr_exists(file, "/metadata", present[i]));
     static const char *const absent[] = {"user", "hostname", "uname", "working_directory",
@@ -227,7 +221,9 @@ static void test_recursion_10000_levels(void **state) {
 }
 
 static int leave_by_return(void) {
-    SP_REGION("by_return") { return 7; }
+    SP_REGION("by_return") {
+        return 7;
+    }
     return 0;
 }
 
@@ -254,8 +250,10 @@ static void test_scoped_macros_always_end(void **state) {
         loops++;
     }
     assert_int_equal(loops, 5);
-    for (int i = 0; i < 3; i++) assert_int_equal(leave_by_return(), 7);
-    for (int i = 0; i < 2; i++) assert_int_equal(leave_by_goto(), 1);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(leave_by_return(), 7);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(leave_by_goto(), 1);
     {
         SP_SCOPE("scope");
         SP_REGION("inside_scope") {}
@@ -279,7 +277,10 @@ static void test_scoped_macros_always_end(void **state) {
 
 static int profiled_line;
 static void profiled_function(void) {
-    SP_PROFILE_FUNCTION(); profiled_line = __LINE__;
+    // clang-format off: the line number must be this statement's
+    SP_PROFILE_FUNCTION();
+    profiled_line = __LINE__;
+    // clang-format on
 }
 
 static void test_profile_function_name_and_location(void **state) {
@@ -319,8 +320,13 @@ static void test_same_name_is_one_region(void **state) {
 
 static void test_special_names_stored_unchanged(void **state) {
     fixture *f = *state;
-    static const char *const names[] = {"io/write \"x\"", "with space", "line\nbreak",
-                                        "naïve ∑ région", "quote's", "back\\slash", ""};
+    static const char *const names[] = {"io/write \"x\"",
+                                        "with space",
+                                        "line\nbreak",
+                                        "naïve ∑ région",
+                                        "quote's",
+                                        "back\\slash",
+                                        ""};
     start(f);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         sp_region_t h = sp_region(names[i]);
@@ -417,26 +423,31 @@ static void test_status_strings(void **state) {
         const char *text = sp_status_string((sp_status)s);
         assert_non_null(text);
         assert_true(strlen(text) > 3);
-        for (int t = 0; t < s; t++) assert_string_not_equal(text, sp_status_string((sp_status)t));
+        for (int t = 0; t < s; t++)
+            assert_string_not_equal(text, sp_status_string((sp_status)t));
     }
     assert_string_equal(sp_status_string((sp_status)-1), "unknown status");
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_busy_wait_round_trip, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_layout_and_types, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_index_invariants, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_recursion_10000_levels, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_scoped_macros_always_end, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_profile_function_name_and_location, setup_dir,
-                                        teardown_dir),
-        cmocka_unit_test_setup_teardown(test_same_name_is_one_region, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_special_names_stored_unchanged, setup_dir,
-                                        teardown_dir),
-        cmocka_unit_test_setup_teardown(test_by_name_with_reused_buffer, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_life_cycle, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_invalid_handle_is_ignored, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_busy_wait_round_trip, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_layout_and_types, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_index_invariants, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_recursion_10000_levels, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_scoped_macros_always_end, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_profile_function_name_and_location, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_same_name_is_one_region, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_special_names_stored_unchanged, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_by_name_with_reused_buffer, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_life_cycle, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_invalid_handle_is_ignored, rs_setup_dir,
+                                        rs_teardown_dir),
         cmocka_unit_test(test_status_strings),
     };
     setenv("SCOPE_PROFILER_QUIET", "1", 1);

@@ -21,28 +21,7 @@
 
 static const sp_finalize_options quiet = {.quiet = 1};
 
-typedef struct fixture {
-    char *dir;
-    char *path;
-} fixture;
-
-static int setup_dir(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = rs_temp_dir();
-    f->path = rs_path_in(f->dir, "profile.h5");
-    *state = f;
-    return 0;
-}
-
-static int teardown_dir(void **state) {
-    fixture *f = *state;
-    chmod(f->dir, 0700);
-    rs_remove_tree(f->dir);
-    free(f->dir);
-    free(f->path);
-    free(f);
-    return 0;
-}
+typedef rs_fixture fixture;
 
 static void start_at(const char *path) {
     sp_options opt = SP_OPTIONS_INIT;
@@ -60,7 +39,10 @@ static void test_out_of_order_end(void **state) {
     for (int i = 0; i < 3; i++) {
         sp_begin(a);
         sp_begin(b);
-        sp_end(a); end_line = __LINE__;
+        // clang-format off: the line number must be this statement's
+        sp_end(a);
+        end_line = __LINE__;
+        // clang-format on
     }
     sp_begin(c); /* recording goes on */
     sp_end(c);
@@ -95,10 +77,16 @@ static void test_unmatched_end(void **state) {
     int line_none = 0, line_other = 0;
     rs_capture_stderr_begin();
     for (int i = 0; i < 2; i++) {
-        sp_end(z); line_none = __LINE__;
+        // clang-format off: the line number must be this statement's
+        sp_end(z);
+        line_none = __LINE__;
+        // clang-format on
     }
     sp_begin(a);
-    sp_end(z); line_other = __LINE__;
+    // clang-format off: the line number must be this statement's
+    sp_end(z);
+    line_other = __LINE__;
+    // clang-format on
     sp_end(a);
     char *err = rs_capture_stderr_end();
     char expected[256];
@@ -279,13 +267,13 @@ static void test_full_disk_keeps_old_profile(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_out_of_order_end, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_unmatched_end, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_open_calls_left_out, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_missing_directory, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_unwritable_directory, setup_dir, teardown_dir),
-        cmocka_unit_test_setup_teardown(test_full_disk_keeps_old_profile, setup_dir,
-                                        teardown_dir),
+        cmocka_unit_test_setup_teardown(test_out_of_order_end, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_unmatched_end, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_open_calls_left_out, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_missing_directory, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_unwritable_directory, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_full_disk_keeps_old_profile, rs_setup_dir,
+                                        rs_teardown_dir),
     };
     setenv("SCOPE_PROFILER_QUIET", "1", 1);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,31 +17,21 @@
 
 static const sp_finalize_options quiet = {.quiet = 1};
 
-typedef struct fixture {
-    char *dir;
-    char *path;
-} fixture;
-
-static int setup_dir(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = rs_temp_dir();
-    f->path = rs_path_in(f->dir, "profile.h5");
-    *state = f;
-    return 0;
-}
+typedef rs_fixture fixture;
 
 static int teardown_dir(void **state) {
-    fixture *f = *state;
-    rs_remove_tree(f->dir);
-    free(f->dir);
-    free(f->path);
-    free(f);
-    static const char *const vars[] = {
-        "SCOPE_PROFILER_OUTPUT",      "SCOPE_PROFILER_DISABLE",        "SCOPE_PROFILER_LABEL",
-        "SCOPE_PROFILER_METADATA",    "SCOPE_PROFILER_CAPTURE_SOURCE", "SCOPE_PROFILER_COMPRESSION",
-        "SCOPE_PROFILER_CLOCK",       "LOADEDMODULES",                 "SLURM_JOB_ID"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
-    return 0;
+    static const char *const vars[] = {"SCOPE_PROFILER_OUTPUT",
+                                       "SCOPE_PROFILER_DISABLE",
+                                       "SCOPE_PROFILER_LABEL",
+                                       "SCOPE_PROFILER_METADATA",
+                                       "SCOPE_PROFILER_CAPTURE_SOURCE",
+                                       "SCOPE_PROFILER_COMPRESSION",
+                                       "SCOPE_PROFILER_CLOCK",
+                                       "LOADEDMODULES",
+                                       "SLURM_JOB_ID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        unsetenv(vars[i]);
+    return rs_teardown_dir(state);
 }
 
 static void record_some(int n) {
@@ -157,8 +147,8 @@ static void test_full_metadata(void **state) {
     record_some(1);
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     hid_t file = H5Fopen(f->path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    static const char *const keys[] = {"user", "hostname", "uname", "working_directory",
-                                       "modules", "PATH", "LOADEDMODULES", "SLURM_JOB_ID"};
+    static const char *const keys[] = {"user",    "hostname", "uname",         "working_directory",
+                                       "modules", "PATH",     "LOADEDMODULES", "SLURM_JOB_ID"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         assert_true(h5i_attr_exists(file, "/metadata", keys[i]));
     char *job = h5i_attr_string(file, "/metadata", "SLURM_JOB_ID");
@@ -314,12 +304,18 @@ static void check_clock(const fixture *f, const char *clock) {
     H5Fclose(file);
 }
 
-static void test_clock_monotonic(void **state) { check_clock(*state, "monotonic"); }
-static void test_clock_tsc(void **state) { check_clock(*state, "tsc"); }
-static void test_clock_auto(void **state) { check_clock(*state, "auto"); }
+static void test_clock_monotonic(void **state) {
+    check_clock(*state, "monotonic");
+}
+static void test_clock_tsc(void **state) {
+    check_clock(*state, "tsc");
+}
+static void test_clock_auto(void **state) {
+    check_clock(*state, "auto");
+}
 
 int main(void) {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup_dir, teardown_dir)
+#define T(name) cmocka_unit_test_setup_teardown(name, rs_setup_dir, teardown_dir)
     const struct CMUnitTest tests[] = {
         T(test_disable_option_writes_nothing),
         T(test_disable_environment_overrides),

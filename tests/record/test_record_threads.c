@@ -96,7 +96,8 @@ static void test_two_threads_record_concurrently(void **state) {
 /* A thread that ended before finalize keeps its calls; its open call is reported. */
 static void *short_lived(void *arg) {
     (void)arg;
-    for (int i = 0; i < 10; i++) SP_REGION("short_lived") {}
+    for (int i = 0; i < 10; i++)
+        SP_REGION("short_lived") {}
     sp_begin(sp_region("left_open"));
     return NULL;
 }
@@ -133,7 +134,10 @@ static void test_exited_thread_keeps_its_calls(void **state) {
  * each its name and an activity span that does not overlap the next one's. */
 static void *named_worker(void *arg) {
     pthread_setname_np(pthread_self(), (const char *)arg);
-    for (int i = 0; i < 100; i++) SP_REGION("step") { rs_busy_wait_ns(10000); }
+    for (int i = 0; i < 100; i++)
+        SP_REGION("step") {
+            rs_busy_wait_ns(10000);
+        }
     return NULL;
 }
 
