@@ -277,9 +277,9 @@ static void test_scoped_macros_always_end(void **state) {
 
 static int profiled_line;
 static void profiled_function(void) {
-    // clang-format off: the line number must be this statement's
-    SP_PROFILE_FUNCTION();
-    profiled_line = __LINE__;
+    /* the line number must be this statement's */
+    // clang-format off
+    SP_PROFILE_FUNCTION(); profiled_line = __LINE__;
     // clang-format on
 }
 

@@ -39,9 +39,9 @@ static void test_out_of_order_end(void **state) {
     for (int i = 0; i < 3; i++) {
         sp_begin(a);
         sp_begin(b);
-        // clang-format off: the line number must be this statement's
-        sp_end(a);
-        end_line = __LINE__;
+        /* the line number must be this statement's */
+        // clang-format off
+        sp_end(a); end_line = __LINE__;
         // clang-format on
     }
     sp_begin(c); /* recording goes on */
@@ -77,15 +77,15 @@ static void test_unmatched_end(void **state) {
     int line_none = 0, line_other = 0;
     rs_capture_stderr_begin();
     for (int i = 0; i < 2; i++) {
-        // clang-format off: the line number must be this statement's
-        sp_end(z);
-        line_none = __LINE__;
+        /* the line number must be this statement's */
+        // clang-format off
+        sp_end(z); line_none = __LINE__;
         // clang-format on
     }
     sp_begin(a);
-    // clang-format off: the line number must be this statement's
-    sp_end(z);
-    line_other = __LINE__;
+    /* the line number must be this statement's */
+    // clang-format off
+    sp_end(z); line_other = __LINE__;
     // clang-format on
     sp_end(a);
     char *err = rs_capture_stderr_end();
