@@ -20,7 +20,6 @@
 #include <x86intrin.h>
 #endif
 
-
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -123,7 +122,8 @@ static double pair_ns(pair_kind kind, const char *clock, long n) {
         }
         break;
     case EMPTY:
-        for (long i = 0; i < n; i++) __asm__ volatile("" ::: "memory");
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("" ::: "memory");
         break;
     }
     double t = (now_s() - t0) * 1e9 / (double)n;
@@ -207,7 +207,8 @@ int main(int argc, char **argv) {
     }
     static const char *const vars[] = {"SCOPE_PROFILER_OUTPUT", "SCOPE_PROFILER_DISABLE",
                                        "SCOPE_PROFILER_COMPRESSION", "SCOPE_PROFILER_QUIET"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) unsetenv(vars[i]);
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        unsetenv(vars[i]);
     memory_and_finalize(calls); /* first, while the process has no freed memory to reuse */
     overhead(calls / 5 > 0 ? calls / 5 : calls);
     return 0;

@@ -116,8 +116,7 @@ int main(int argc, char **argv) {
         ratio_a[r] = two[0] / single[r];
         ratio_b[r] = two[1] / single[r];
     }
-    printf("== threads: medians of %d interleaved rounds of %ld pairs per thread\n", ROUNDS,
-           pairs);
+    printf("== threads: medians of %d interleaved rounds of %ld pairs per thread\n", ROUNDS, pairs);
     printf("one thread alone            %6.2f ns per pair\n", median(single, ROUNDS));
     printf("2 threads at once: thread 1 %6.2f ns per pair = %.2fx alone\n", median(pair_a, ROUNDS),
            median(ratio_a, ROUNDS));

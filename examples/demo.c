@@ -15,7 +15,8 @@ static double spin(double seconds) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     double x = 0.0;
     do {
-        for (int i = 0; i < 1000; i++) x += 1e-9 * i;
+        for (int i = 0; i < 1000; i++)
+            x += 1e-9 * i;
         clock_gettime(CLOCK_MONOTONIC, &t);
     } while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < seconds);
     return x;
@@ -35,11 +36,15 @@ int main(int argc, char **argv) {
         return 1;
     }
     double sink = 0.0;
-    SP_REGION("setup") { sink += spin(0.02); }
+    SP_REGION("setup") {
+        sink += spin(0.02);
+    }
     for (int step = 0; step < 5; step++) {
         SP_REGION("timestep") {
             sink += assemble(1 + step % 3);
-            SP_REGION("solve") { sink += spin(0.003); }
+            SP_REGION("solve") {
+                sink += spin(0.003);
+            }
         }
     }
     sp_status st = sp_finalize(NULL);

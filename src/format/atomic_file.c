@@ -32,10 +32,14 @@ sp_status sp_status_from_errno(int error_number) {
 /* The advice that follows a failure, by status. */
 static const char *advice(sp_status st) {
     switch (st) {
-    case SP_ERR_NO_DIRECTORY: return "create the directory or choose another path";
-    case SP_ERR_PERMISSION: return "choose a writable directory";
-    case SP_ERR_DISK_FULL: return "free some space or write elsewhere";
-    default: return "check the path and the file system";
+    case SP_ERR_NO_DIRECTORY:
+        return "create the directory or choose another path";
+    case SP_ERR_PERMISSION:
+        return "choose a writable directory";
+    case SP_ERR_DISK_FULL:
+        return "free some space or write elsewhere";
+    default:
+        return "check the path and the file system";
     }
 }
 

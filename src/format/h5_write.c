@@ -16,7 +16,8 @@ hid_t sp_h5_dcpl(uint64_t n, size_t elem_size, uint64_t chunk_elements, int gzip
     if (n * elem_size <= SP_CONTIGUOUS_MAX_BYTES) return dcpl;
     hsize_t chunk = chunk_elements < n ? chunk_elements : n;
     if (H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
-        (gzip_level >= 0 && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)gzip_level) < 0))) {
+        (gzip_level >= 0 &&
+         (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, (unsigned)gzip_level) < 0))) {
         H5Pclose(dcpl);
         return -1;
     }
@@ -53,8 +54,8 @@ static int write_scalar_attr(hid_t loc, const char *name, hid_t file_type, hid_t
                              const void *value) {
     int rc = -1;
     hid_t space = H5Screate(H5S_SCALAR);
-    hid_t attr = space >= 0 ? H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT)
-                            : -1;
+    hid_t attr =
+        space >= 0 ? H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
     if (attr >= 0 && H5Awrite(attr, mem_type, value) >= 0) rc = 0;
     if (attr >= 0 && H5Aclose(attr) < 0) rc = -1;
     if (space >= 0) H5Sclose(space);
@@ -82,9 +83,8 @@ int sp_h5_attr_strings(hid_t loc, const char *name, const char *const *values, s
     int rc = -1;
     hid_t t = sp_h5_string_type();
     hid_t space = H5Screate_simple(1, &dims, NULL);
-    hid_t attr = (t >= 0 && space >= 0)
-                     ? H5Acreate2(loc, name, t, space, H5P_DEFAULT, H5P_DEFAULT)
-                     : -1;
+    hid_t attr =
+        (t >= 0 && space >= 0) ? H5Acreate2(loc, name, t, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
     if (attr >= 0 && (n == 0 || H5Awrite(attr, t, values) >= 0)) rc = 0;
     if (attr >= 0 && H5Aclose(attr) < 0) rc = -1;
     if (space >= 0) H5Sclose(space);

@@ -11,7 +11,7 @@
 #include "format/guarded_driver.h"
 #include "format/h5_write.h"
 
-#define SCHEMA_VERSION      3
+#define SCHEMA_VERSION 3
 /* Events per chunk of the event columns (512 KiB of int64), also the staging size. */
 #define EVENT_CHUNK_ELEMENTS 65536u
 
@@ -22,7 +22,7 @@ struct sp_writer {
     uint64_t total_events;
     uint64_t announced_events; /* sum of the counts of the rows added so far */
     uint64_t written_events;   /* events streamed so far */
-    uint64_t flushed_events; /* events already in the file */
+    uint64_t flushed_events;   /* events already in the file */
     hid_t ds_starts, ds_durations, ds_threads;
     /* One chunk's worth of events waiting to be written. */
     int64_t *stage_deltas, *stage_durations, *stage_threads;
@@ -52,8 +52,8 @@ static sp_status hdf5_failure(sp_writer *w, sp_error *err, const char *what) {
         return sp_error_set(err, st, "cannot write %s: %s; free some space or write elsewhere",
                             w->path, strerror(e));
     if (w->io_errno)
-        return sp_error_set(err, SP_ERR_IO, "cannot write %s: %s; check the file system",
-                            w->path, strerror(e));
+        return sp_error_set(err, SP_ERR_IO, "cannot write %s: %s; check the file system", w->path,
+                            strerror(e));
     return sp_error_set(err, st, "cannot write %s: the HDF5 library failed while writing %s",
                         w->path, what);
 }
@@ -71,7 +71,8 @@ static void free_rows(sp_writer *w) {
 }
 
 static void free_tables(sp_writer *w) {
-    for (size_t i = 0; i < w->num_threads; i++) free(w->threads[i].name);
+    for (size_t i = 0; i < w->num_threads; i++)
+        free(w->threads[i].name);
     free(w->threads);
     free(w->offsets);
 }
@@ -164,7 +165,8 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
     if (events >= 0) {
         w->ds_starts = create_event_column(w, events, "start_deltas", gzip_level);
         w->ds_durations = create_event_column(w, events, "durations", gzip_level);
-        if (has_thread_ids) w->ds_threads = create_event_column(w, events, "thread_ids", gzip_level);
+        if (has_thread_ids)
+            w->ds_threads = create_event_column(w, events, "thread_ids", gzip_level);
         H5Gclose(events);
     }
     if (events < 0 || w->ds_starts < 0 || w->ds_durations < 0 ||
@@ -180,8 +182,8 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
 
 sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count, sp_error *err) {
     hid_t group = H5Gcreate2(w->file, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = group >= 0 ? sp_h5_write_strings(group, "names", (const char *const *)names, count)
-                        : -1;
+    int rc =
+        group >= 0 ? sp_h5_write_strings(group, "names", (const char *const *)names, count) : -1;
     if (group >= 0 && H5Gclose(group) < 0) rc = -1;
     return rc < 0 ? hdf5_failure(w, err, "/region_table") : SP_OK;
 }
@@ -197,9 +199,15 @@ sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t
     for (size_t i = 0; rc == 0 && i < count; i++) {
         const sp_meta_entry *e = &meta[i];
         switch (e->type) {
-        case SP_META_INT: rc = sp_h5_attr_int64(group, e->key, e->i); break;
-        case SP_META_FLOAT: rc = sp_h5_attr_double(group, e->key, e->f); break;
-        case SP_META_STRING: rc = sp_h5_attr_string(group, e->key, e->s); break;
+        case SP_META_INT:
+            rc = sp_h5_attr_int64(group, e->key, e->i);
+            break;
+        case SP_META_FLOAT:
+            rc = sp_h5_attr_double(group, e->key, e->f);
+            break;
+        case SP_META_STRING:
+            rc = sp_h5_attr_string(group, e->key, e->s);
+            break;
         case SP_META_STRING_LIST:
             rc = sp_h5_attr_strings(group, e->key, (const char *const *)e->list, e->list_len);
             break;
@@ -306,9 +314,9 @@ sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_ro
         const sp_model_row *row = &rows[r];
         sp_status st = sp_writer_add_rows(w, row, 1, err);
         if (!st)
-            st = sp_writer_add_events(w, starts + row->offset, durations + row->offset,
-                                      thread_ids ? thread_ids + row->offset : NULL, row->count,
-                                      err);
+            st =
+                sp_writer_add_events(w, starts + row->offset, durations + row->offset,
+                                     thread_ids ? thread_ids + row->offset : NULL, row->count, err);
         if (st) return st;
     }
     return SP_OK;
@@ -332,9 +340,9 @@ static hid_t stats_memory_type(void) {
 
 /* The packed little-endian layout FORMAT.md 2.3 fixes on disk. */
 static hid_t stats_file_type(void) {
-    static const char *const names[] = {"total", "minimum", "maximum", "first", "last",
-                                        "start_minimum", "end_maximum", "gpu_count",
-                                        "gpu_total", "mean", "m2"};
+    static const char *const names[] = {"total",     "minimum",       "maximum",     "first",
+                                        "last",      "start_minimum", "end_maximum", "gpu_count",
+                                        "gpu_total", "mean",          "m2"};
     hid_t t = H5Tcreate(H5T_COMPOUND, 11 * 8);
     for (size_t i = 0; i < 11; i++) {
         hid_t field = i == 7 ? H5T_STD_U64LE : i >= 9 ? H5T_IEEE_F64LE : H5T_STD_I64LE;
@@ -353,7 +361,8 @@ static int write_index(sp_writer *w, hid_t group) {
     int rc = (u32 && u64 && i64 && strings && stats) ? 0 : -1;
 #define COLUMN(buf, expr, name, ftype, mtype)                                                      \
     if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < n; i++) buf[i] = (expr);                                            \
+        for (size_t i = 0; i < n; i++)                                                             \
+            buf[i] = (expr);                                                                       \
         rc = sp_h5_write_array(group, name, ftype, mtype, buf, n);                                 \
     }
     COLUMN(u32, w->rows[i].region, "region_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32)
@@ -365,7 +374,8 @@ static int write_index(sp_writer *w, hid_t group) {
 #undef COLUMN
 #define STRINGS(field, name)                                                                       \
     if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < n; i++) strings[i] = w->rows[i].field;                              \
+        for (size_t i = 0; i < n; i++)                                                             \
+            strings[i] = w->rows[i].field;                                                         \
         rc = sp_h5_write_strings(group, name, strings, n);                                         \
     }
     STRINGS(source_file, "source_files")
@@ -374,7 +384,8 @@ static int write_index(sp_writer *w, hid_t group) {
     STRINGS(event_metadata, "event_metadata")
 #undef STRINGS
     if (rc == 0) {
-        for (size_t i = 0; i < n; i++) stats[i] = w->rows[i].stats;
+        for (size_t i = 0; i < n; i++)
+            stats[i] = w->rows[i].stats;
         hid_t ft = stats_file_type(), mt = stats_memory_type();
         rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
                                   : -1;
@@ -400,12 +411,14 @@ static int write_threads(sp_writer *w) {
     const char **names = malloc((count ? count : 1) * sizeof *names);
     if (!ranks || !values || !daemon || !names) rc = -1;
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) ranks[i] = threads[i].rank;
+        for (size_t i = 0; i < count; i++)
+            ranks[i] = threads[i].rank;
         rc = sp_h5_write_array(group, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
     }
 #define INT64_COLUMN(field)                                                                        \
     if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < count; i++) values[i] = threads[i].field;                           \
+        for (size_t i = 0; i < count; i++)                                                         \
+            values[i] = threads[i].field;                                                          \
         rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
     }
     INT64_COLUMN(index)
@@ -413,12 +426,14 @@ static int write_threads(sp_writer *w) {
     INT64_COLUMN(native_id)
 #undef INT64_COLUMN
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) daemon[i] = threads[i].daemon;
+        for (size_t i = 0; i < count; i++)
+            daemon[i] = threads[i].daemon;
         rc = sp_h5_write_array(group, "daemon", H5T_STD_I8LE, H5T_NATIVE_INT8, daemon, count);
     }
 #define INT64_COLUMN(field)                                                                        \
     if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < count; i++) values[i] = threads[i].field;                           \
+        for (size_t i = 0; i < count; i++)                                                         \
+            values[i] = threads[i].field;                                                          \
         rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
     }
     INT64_COLUMN(start_ns)
@@ -426,7 +441,8 @@ static int write_threads(sp_writer *w) {
     INT64_COLUMN(cpu_ns)
 #undef INT64_COLUMN
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) names[i] = threads[i].name;
+        for (size_t i = 0; i < count; i++)
+            names[i] = threads[i].name;
         rc = sp_h5_write_strings(group, "name", names, count);
     }
     free(ranks);
@@ -456,23 +472,25 @@ static int write_clock_offsets(sp_writer *w) {
     const sp_clock_offset *offsets = w->offsets;
     size_t count = w->num_offsets;
     hid_t group = H5Gcreate2(w->file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t sub = group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT,
-                                        H5P_DEFAULT)
-                           : -1;
+    hid_t sub =
+        group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
     uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
     int64_t *values = malloc((count ? count : 1) * sizeof *values);
     if (!ranks || !values) rc = -1;
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) ranks[i] = offsets[i].rank;
+        for (size_t i = 0; i < count; i++)
+            ranks[i] = offsets[i].rank;
         rc = sp_h5_write_array(sub, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
     }
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) values[i] = offsets[i].offset_ns;
+        for (size_t i = 0; i < count; i++)
+            values[i] = offsets[i].offset_ns;
         rc = sp_h5_write_array(sub, "offset_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);
     }
     if (rc == 0) {
-        for (size_t i = 0; i < count; i++) values[i] = offsets[i].uncertainty_ns;
+        for (size_t i = 0; i < count; i++)
+            values[i] = offsets[i].uncertainty_ns;
         rc = sp_h5_write_array(sub, "uncertainty_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values,
                                count);
     }
@@ -501,8 +519,8 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
                           "cannot write %s: fewer events than announced", w->path);
     if (!st) {
         errno = 0;
-        hid_t group = H5Gcreate2(w->file, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT);
+        hid_t group =
+            H5Gcreate2(w->file, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         int rc = group >= 0 ? write_index(w, group) : -1;
         if (group >= 0 && H5Gclose(group) < 0) rc = -1;
         /* FORMAT.md: /thread_table only in files whose calls carry thread ids */
@@ -537,8 +555,7 @@ sp_status sp_write_model(const sp_model *m, const char *path, const sp_write_opt
     sp_status st = sp_writer_put_regions(w, m->region_names, m->num_regions, err);
     if (!st) st = sp_writer_put_metadata(w, m->meta, m->num_meta, err);
     if (!st)
-        st = sp_writer_append(w, m->rows, m->num_rows, m->starts, m->durations, m->thread_ids,
-                              err);
+        st = sp_writer_append(w, m->rows, m->num_rows, m->starts, m->durations, m->thread_ids, err);
     if (!st && m->threads) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
     if (!st && m->clock_offsets)
         st = sp_writer_put_clock_offsets(w, m->clock_offsets, m->num_clock_offsets, err);

@@ -17,7 +17,8 @@ char *sp_strdup(const char *s) {
 static void meta_entry_clear(sp_meta_entry *e) {
     free(e->key);
     free(e->s);
-    for (size_t i = 0; i < e->list_len; i++) free(e->list[i]);
+    for (size_t i = 0; i < e->list_len; i++)
+        free(e->list[i]);
     free(e->list);
     memset(e, 0, sizeof *e);
 }
@@ -25,7 +26,8 @@ static void meta_entry_clear(sp_meta_entry *e) {
 void sp_model_clear(sp_model *m) {
     if (!m) return;
     free(m->path);
-    for (size_t i = 0; i < m->num_regions; i++) free(m->region_names[i]);
+    for (size_t i = 0; i < m->num_regions; i++)
+        free(m->region_names[i]);
     free(m->region_names);
     for (size_t i = 0; i < m->num_rows; i++) {
         sp_model_row *r = &m->rows[i];
@@ -40,9 +42,11 @@ void sp_model_clear(sp_model *m) {
     free(m->thread_ids);
     free(m->call_ids);
     free(m->parent_ids);
-    for (size_t i = 0; i < m->num_meta; i++) meta_entry_clear(&m->meta[i]);
+    for (size_t i = 0; i < m->num_meta; i++)
+        meta_entry_clear(&m->meta[i]);
     free(m->meta);
-    for (size_t i = 0; i < m->num_threads; i++) free(m->threads[i].name);
+    for (size_t i = 0; i < m->num_threads; i++)
+        free(m->threads[i].name);
     free(m->threads);
     free(m->clock_offsets);
     memset(m, 0, sizeof *m);
@@ -190,8 +194,8 @@ sp_status sp_model_check_index(const sp_model *m, const char *what, sp_error *er
                                 what, i, r->offset, expected_offset);
         if (r->count > m->num_events || r->offset > m->num_events - r->count)
             return sp_error_set(err, SP_ERR_DAMAGED,
-                                "%s: damaged profile: row %zu covers events %" PRIu64
-                                " to %" PRIu64 " but the event columns hold %zu",
+                                "%s: damaged profile: row %zu covers events %" PRIu64 " to %" PRIu64
+                                " but the event columns hold %zu",
                                 what, i, r->offset, r->offset + r->count, m->num_events);
         expected_offset = r->offset + r->count;
     }

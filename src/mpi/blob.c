@@ -7,7 +7,8 @@ void sp_blob_put(sp_blob *b, const void *bytes, size_t n) {
     if (b->failed) return;
     if (b->size + n > b->capacity) {
         size_t capacity = b->capacity ? b->capacity : 4096;
-        while (capacity < b->size + n) capacity *= 2;
+        while (capacity < b->size + n)
+            capacity *= 2;
         unsigned char *grown = realloc(b->data, capacity);
         if (!grown) {
             b->failed = 1;

@@ -2,7 +2,7 @@
 
 #include "record/clock.h"
 
-#define ROUNDS 8
+#define ROUNDS   8
 #define TAG_PING 7101
 #define TAG_PONG 7102
 

@@ -61,8 +61,7 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
     }
     if (sp_internal_session_state() != SP_SESSION_NONE) return SP_ERR_ALREADY_ACTIVE;
     if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
-    if (MPI_Comm_dup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &profiling_comm) !=
-        MPI_SUCCESS)
+    if (MPI_Comm_dup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &profiling_comm) != MPI_SUCCESS)
         return SP_ERR_MPI;
     sp_status st = sp_setup(options);
     if (st) return st;
@@ -101,8 +100,8 @@ static sp_clock_offset *clock_offsets(MPI_Comm comm, int rank, int size) {
             out[r].uncertainty_ns = uncertainty[r];
             if (setup_size == size && r > 0) {
                 int64_t a = setup_offsets[r], b = offset[r];
-                int64_t u = setup_uncertainty[r] > uncertainty[r] ? setup_uncertainty[r]
-                                                                  : uncertainty[r];
+                int64_t u =
+                    setup_uncertainty[r] > uncertainty[r] ? setup_uncertainty[r] : uncertainty[r];
                 out[r].offset_ns = a + (b - a) / 2;
                 out[r].uncertainty_ns = u + (b > a ? b - a : a - b) / 2;
             }
@@ -116,7 +115,9 @@ static sp_clock_offset *clock_offsets(MPI_Comm comm, int rank, int size) {
     return out;
 }
 
-static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
+static int compare_names(const void *a, const void *b) {
+    return strcmp(a, b);
+}
 
 /* Distinct host names over the ranks (rank 0 only; others get 0). */
 static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
@@ -152,8 +153,7 @@ static int all_ranks_present(MPI_Comm comm, double timeout) {
 }
 
 /* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR). */
-static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads,
-                                sp_error *err) {
+static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads, sp_error *err) {
     sp_write_options wo = {data->config.compression, data->config.compression_level};
     sp_writer *w = sp_writer_create(data->config.file_path, total, threads, &wo, err);
     if (w) return w;
@@ -204,8 +204,8 @@ static void report(int rank, sp_status st, const sp_session_data *data,
         fprintf(stderr, "scope-profiler: %s\n", err.message);
         return;
     }
-    if (!quiet) sp_internal_print_summary(results, options && options->stream ? options->stream
-                                                                               : stdout);
+    if (!quiet)
+        sp_internal_print_summary(results, options && options->stream ? options->stream : stdout);
     if (want)
         *options->results = results;
     else
@@ -220,8 +220,9 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     sp_session_data data;
     sp_status st = sp_internal_session_stop((uint32_t)rank, &data);
     if (!all_ranks_present(comm, sp_mpi_timeout_seconds())) {
-        fprintf(stderr, "scope-profiler: rank %d: not every rank reached sp_finalize() within "
-                        "SCOPE_PROFILER_MPI_TIMEOUT; saving this rank's calls on its own\n",
+        fprintf(stderr,
+                "scope-profiler: rank %d: not every rank reached sp_finalize() within "
+                "SCOPE_PROFILER_MPI_TIMEOUT; saving this rank's calls on its own\n",
                 rank);
         sp_mpi_write_rank_file(&data, rank, size);
         sp_internal_session_end(&data);

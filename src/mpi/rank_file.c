@@ -25,8 +25,9 @@ void sp_mpi_write_rank_file(sp_session_data *data, int rank, int size) {
     char *target = data->config.file_path;
     data->config.file_path = path;
     if (sp_internal_session_write(data, &data->model) == SP_OK)
-        fprintf(stderr, "scope-profiler: rank %d saved its calls to %s (join the ranks' files "
-                        "with: scope-profiler merge)\n",
+        fprintf(stderr,
+                "scope-profiler: rank %d saved its calls to %s (join the ranks' files "
+                "with: scope-profiler merge)\n",
                 rank, path);
     data->config.file_path = target;
     free(path);

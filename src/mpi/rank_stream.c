@@ -69,8 +69,8 @@ int sp_mpi_send_rank(MPI_Comm comm, const sp_model *m) {
     if (rc != MPI_SUCCESS) return rc;
     sp_blob index = {0};
     put_rows(&index, m);
-    rank_header h = {m->num_rows, m->num_events, m->num_threads, index.size,
-                     m->thread_ids != NULL, !index.failed && index.size <= INT32_MAX};
+    rank_header h = {m->num_rows, m->num_events,         m->num_threads,
+                     index.size,  m->thread_ids != NULL, !index.failed && index.size <= INT32_MAX};
     if (!h.ok) h.num_rows = h.num_events = h.num_threads = h.index_bytes = 0;
     rc = MPI_Send(&h, (int)sizeof h, MPI_BYTE, 0, TAG_HEADER, comm);
     if (rc == MPI_SUCCESS && h.index_bytes)
@@ -130,20 +130,21 @@ static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const
 }
 
 static void free_threads(sp_thread_info *threads, size_t n) {
-    for (size_t i = 0; i < n && threads; i++) free(threads[i].name);
+    for (size_t i = 0; i < n && threads; i++)
+        free(threads[i].name);
     free(threads);
 }
 
 /* Rank 0's own rows, mapped like any other rank's. */
-static sp_status append_own(const sp_model *m, sp_writer *w, const uint32_t *map,
-                            size_t map_length, sp_error *err) {
+static sp_status append_own(const sp_model *m, sp_writer *w, const uint32_t *map, size_t map_length,
+                            sp_error *err) {
     sp_model_row *rows = malloc((m->num_rows ? m->num_rows : 1) * sizeof *rows);
     if (!rows) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "rank 0: out of memory");
     memcpy(rows, m->rows, m->num_rows * sizeof *rows);
     for (size_t i = 0; i < m->num_rows; i++)
         rows[i].region = rows[i].region < map_length ? map[rows[i].region] : 0;
-    sp_status st = sp_writer_append(w, rows, m->num_rows, m->starts, m->durations, m->thread_ids,
-                                    err);
+    sp_status st =
+        sp_writer_append(w, rows, m->num_rows, m->starts, m->durations, m->thread_ids, err);
     free(rows);
     if (!st) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
     return st;
@@ -152,7 +153,7 @@ static sp_status append_own(const sp_model *m, sp_writer *w, const uint32_t *map
 /* Receives the event chunks of one rank and streams them to the writer. Keeps
  * receiving after a writer error, so that the sender is never left blocked. */
 static sp_status receive_events(MPI_Comm comm, int r, const rank_header *h, sp_writer *w,
-                                 sp_status st, sp_error *err) {
+                                sp_status st, sp_error *err) {
     size_t chunk = SP_MPI_EVENT_CHUNK;
     int64_t *starts = malloc(chunk * sizeof *starts);
     int64_t *durations = malloc(chunk * sizeof *durations);
@@ -193,9 +194,8 @@ sp_status sp_mpi_receive_rank(MPI_Comm comm, int r, const sp_model *own, sp_writ
         return sp_error_set(err, SP_ERR_MPI, "rank 0: no answer from rank %d", r);
     sp_status st = SP_OK;
     unsigned char *index = malloc(h.index_bytes ? h.index_bytes : 1);
-    if (h.index_bytes &&
-        MPI_Recv(index, (int)h.index_bytes, MPI_BYTE, r, TAG_INDEX, comm, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS)
+    if (h.index_bytes && MPI_Recv(index, (int)h.index_bytes, MPI_BYTE, r, TAG_INDEX, comm,
+                                  MPI_STATUS_IGNORE) != MPI_SUCCESS)
         st = sp_error_set(err, SP_ERR_MPI, "rank 0: receiving the index of rank %d failed", r);
     if (!st && !h.ok)
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "rank %d: out of memory sending its index", r);

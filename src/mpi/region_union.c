@@ -6,9 +6,11 @@
 #include "mpi/blob.h"
 
 void sp_region_union_free(sp_region_union *u) {
-    for (size_t i = 0; i < u->num_names; i++) free(u->names[i]);
+    for (size_t i = 0; i < u->num_names; i++)
+        free(u->names[i]);
     free(u->names);
-    for (int r = 0; r < u->size && u->map; r++) free(u->map[r]);
+    for (int r = 0; r < u->size && u->map; r++)
+        free(u->map[r]);
     free(u->map);
     free(u->map_length);
     memset(u, 0, sizeof *u);
@@ -56,13 +58,14 @@ static int build_on_root(sp_region_union *u, const unsigned char *all, const int
     return MPI_SUCCESS;
 }
 
-int sp_region_union_build(MPI_Comm comm, int rank, int size, char *const *names,
-                          size_t num_names, sp_region_union *u) {
+int sp_region_union_build(MPI_Comm comm, int rank, int size, char *const *names, size_t num_names,
+                          sp_region_union *u) {
     memset(u, 0, sizeof *u);
     sp_blob mine = {0};
     uint64_t count = num_names;
     sp_blob_put(&mine, &count, sizeof count);
-    for (size_t i = 0; i < num_names; i++) sp_blob_put_string(&mine, names[i]);
+    for (size_t i = 0; i < num_names; i++)
+        sp_blob_put_string(&mine, names[i]);
     if (mine.failed || mine.size > INT32_MAX) {
         sp_blob_free(&mine);
         return MPI_ERR_NO_MEM;
@@ -87,8 +90,8 @@ int sp_region_union_build(MPI_Comm comm, int rank, int size, char *const *names,
         }
         if (total > INT32_MAX || !(all = malloc(total ? (size_t)total : 1))) rc = MPI_ERR_NO_MEM;
     }
-    gather_rc = MPI_Gatherv(mine.data, length, MPI_BYTE, all, lengths, displacements, MPI_BYTE, 0,
-                            comm);
+    gather_rc =
+        MPI_Gatherv(mine.data, length, MPI_BYTE, all, lengths, displacements, MPI_BYTE, 0, comm);
     if (rc == MPI_SUCCESS) rc = gather_rc;
     if (rank == 0 && rc == MPI_SUCCESS) rc = build_on_root(u, all, lengths, displacements, size);
     if (rc != MPI_SUCCESS) sp_region_union_free(u);

@@ -21,8 +21,8 @@ typedef struct sp_region_union {
 
 /* Collective. Fills u on rank 0 (on other ranks it stays empty). Returns
  * MPI_SUCCESS, an MPI error code, or MPI_ERR_NO_MEM. */
-int sp_region_union_build(MPI_Comm comm, int rank, int size, char *const *names,
-                          size_t num_names, sp_region_union *u);
+int sp_region_union_build(MPI_Comm comm, int rank, int size, char *const *names, size_t num_names,
+                          sp_region_union *u);
 void sp_region_union_free(sp_region_union *u);
 
 #endif

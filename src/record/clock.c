@@ -133,11 +133,17 @@ int64_t sp_clock_to_ns(uint64_t ticks) {
     return first_point.ns + test_shift_ns + (int64_t)((scaled + ((__int128)1 << 31)) >> 32);
 }
 
-int64_t sp_internal_clock_now_ns(void) { return sp_clock_monotonic_ns() + test_shift_ns; }
+int64_t sp_internal_clock_now_ns(void) {
+    return sp_clock_monotonic_ns() + test_shift_ns;
+}
 
-const char *sp_clock_name(void) { return sp_clock_uses_tsc ? "tsc" : "monotonic"; }
+const char *sp_clock_name(void) {
+    return sp_clock_uses_tsc ? "tsc" : "monotonic";
+}
 
-double sp_clock_ns_per_tick(void) { return (double)ns_per_tick_q32 / 4294967296.0; }
+double sp_clock_ns_per_tick(void) {
+    return (double)ns_per_tick_q32 / 4294967296.0;
+}
 
 int64_t sp_clock_resolution_ns(void) {
     struct timespec res;

@@ -16,7 +16,8 @@ static uint64_t completed_calls(const sp_thread *t, sp_region_t region) {
     for (uint32_t c = 0; c < row->num_chunks; c++) {
         const sp_event_slot *slot = row->chunk[c];
         size_t used = sp_row_chunk_used(t, region, c);
-        for (size_t i = 0; i < used; i++) n += slot[i].end != 0;
+        for (size_t i = 0; i < used; i++)
+            n += slot[i].end != 0;
     }
     return n;
 }
@@ -54,8 +55,8 @@ static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pendi
 
 /* The row of a region only one thread called: convert straight from its chunks
  * (already in start order) and free each chunk once read, bounding memory. */
-static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t,
-                                    sp_region_t region, int64_t thread) {
+static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, sp_region_t region,
+                                    int64_t thread) {
     size_t n = 0;
     sp_row_chunks *row = &t->rows[region];
     for (uint32_t c = 0; c < row->num_chunks; c++) {

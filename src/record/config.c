@@ -61,8 +61,9 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
         return SP_ERR_INVALID_ARGUMENT;
 
     const char *path = env("SCOPE_PROFILER_OUTPUT");
-    if (!path) path = options->file_path && *options->file_path ? options->file_path
-                                                               : SP_DEFAULT_FILE_PATH;
+    if (!path)
+        path =
+            options->file_path && *options->file_path ? options->file_path : SP_DEFAULT_FILE_PATH;
     const char *label = env("SCOPE_PROFILER_LABEL");
     if (!label) label = options->label;
     cfg->metadata_detail = options->metadata_detail;
@@ -74,9 +75,12 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
 
     const char *detail = env("SCOPE_PROFILER_METADATA");
     if (detail) {
-        if (!strcasecmp(detail, "minimal")) cfg->metadata_detail = SP_METADATA_MINIMAL;
-        else if (!strcasecmp(detail, "full")) cfg->metadata_detail = SP_METADATA_FULL;
-        else ignored("SCOPE_PROFILER_METADATA", detail, "minimal or full");
+        if (!strcasecmp(detail, "minimal"))
+            cfg->metadata_detail = SP_METADATA_MINIMAL;
+        else if (!strcasecmp(detail, "full"))
+            cfg->metadata_detail = SP_METADATA_FULL;
+        else
+            ignored("SCOPE_PROFILER_METADATA", detail, "minimal or full");
     }
     env_bool("SCOPE_PROFILER_DISABLE", &cfg->disable);
     env_bool("SCOPE_PROFILER_CAPTURE_SOURCE", &cfg->capture_region_source);

@@ -87,14 +87,16 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
     uint32_t depth = t ? t->depth : 0;
     sp_region_t innermost = depth ? t->stack[depth - 1].region : SP_REGION_NONE;
     uint32_t k = depth;
-    while (k > 0 && t->stack[k - 1].region != region) k--;
+    while (k > 0 && t->stack[k - 1].region != region)
+        k--;
     if (k == 0) {
         sp_mismatch_unmatched(region, innermost, file, line);
         return;
     }
     /* region is open further out: the calls above it can no longer end properly. */
     uint32_t dropped = depth - k;
-    for (uint32_t i = k; i < depth; i++) t->stack[i].slot->end = 0;
+    for (uint32_t i = k; i < depth; i++)
+        t->stack[i].slot->end = 0;
     t->dropped_calls += dropped;
     t->depth = k - 1;
     t->stack[k - 1].slot->end = now;
@@ -102,7 +104,7 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
 }
 
 static inline __attribute__((always_inline)) void end_at(sp_region_t region, const char *file,
-                                                          int line, uint64_t now) {
+                                                         int line, uint64_t now) {
     sp_thread *t = sp_current_thread;
     if (LIKELY(t != NULL && t->depth > 0)) {
         sp_frame *frame = &t->stack[t->depth - 1];
@@ -145,7 +147,8 @@ static int cache_grow(sp_thread *t) {
         sp_name_cache_entry *e = &t->name_cache[i];
         if (!e->key) continue;
         uint32_t s = cache_slot(e->key, capacity);
-        while (entries[s].key) s = (s + 1) & (capacity - 1);
+        while (entries[s].key)
+            s = (s + 1) & (capacity - 1);
         entries[s] = *e;
     }
     free(t->name_cache);
@@ -168,8 +171,8 @@ static sp_region_t lookup_name(const char *name, const char *file, int line, int
             if (e->key == name) {
                 if (strcmp(e->canonical, name) == 0) return e->region;
                 /* The caller reused its buffer for another name: refresh this entry. */
-                sp_region_t region = intern ? sp_registry_intern(name, file, line)
-                                            : sp_registry_find(name);
+                sp_region_t region =
+                    intern ? sp_registry_intern(name, file, line) : sp_registry_find(name);
                 if (region) {
                     e->region = region;
                     e->canonical = sp_registry_name(region);
@@ -182,7 +185,8 @@ static sp_region_t lookup_name(const char *name, const char *file, int line, int
     if (!region) return region;
     if ((t->name_cache_used + 1) * 2 > t->name_cache_capacity && !cache_grow(t)) return region;
     uint32_t s = cache_slot(name, t->name_cache_capacity);
-    while (t->name_cache[s].key) s = (s + 1) & (t->name_cache_capacity - 1);
+    while (t->name_cache[s].key)
+        s = (s + 1) & (t->name_cache_capacity - 1);
     t->name_cache[s].key = name;
     t->name_cache[s].canonical = sp_registry_name(region);
     t->name_cache[s].region = region;
@@ -209,7 +213,9 @@ sp_region_t sp_region_at(const char *name, const char *file, int line) {
     return sp_registry_intern(name, file, line);
 }
 
-const char *sp_region_name(sp_region_t region) { return sp_registry_name(region); }
+const char *sp_region_name(sp_region_t region) {
+    return sp_registry_name(region);
+}
 
 sp_status sp_reserve(sp_region_t region, uint64_t calls) {
     if (!__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED)) return SP_ERR_NOT_ACTIVE;

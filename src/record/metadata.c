@@ -18,15 +18,16 @@ extern char **environ;
 #define SP_COMPILER_DESCRIPTION "unknown"
 #endif
 
-#define MAX_STRING   60000
-#define TRUNCATED    "...[truncated]"
+#define MAX_STRING 60000
+#define TRUNCATED  "...[truncated]"
 
 /* Stores a string, cut at MAX_STRING characters (on a UTF-8 boundary) with a marker. */
 static sp_status put_string(sp_model *m, const char *key, const char *value) {
     size_t n = strlen(value);
     if (n <= MAX_STRING) return sp_model_meta_string(m, key, value);
     size_t keep = MAX_STRING - strlen(TRUNCATED);
-    while (keep > 0 && ((unsigned char)value[keep] & 0xC0) == 0x80) keep--;
+    while (keep > 0 && ((unsigned char)value[keep] & 0xC0) == 0x80)
+        keep--;
     char *cut = malloc(keep + strlen(TRUNCATED) + 1);
     if (!cut) return SP_ERR_OUT_OF_MEMORY;
     memcpy(cut, value, keep);
@@ -71,7 +72,8 @@ static void chip_information(char *buf, size_t size) {
         char *colon = strchr(line, ':');
         if (!colon) continue;
         char *value = colon + 1;
-        while (*value == ' ' || *value == '\t') value++;
+        while (*value == ' ' || *value == '\t')
+            value++;
         value[strcspn(value, "\n")] = '\0';
         snprintf(buf, size, "%s", value);
         break;
@@ -118,16 +120,15 @@ static sp_status put_full(sp_model *m) {
     struct passwd pw, *found = NULL;
     char pwbuf[1024];
     const char *user = getenv("USER");
-    if (getpwuid_r(getuid(), &pw, pwbuf, sizeof pwbuf, &found) == 0 && found)
-        user = found->pw_name;
+    if (getpwuid_r(getuid(), &pw, pwbuf, sizeof pwbuf, &found) == 0 && found) user = found->pw_name;
     if (user) st = put_string(m, "user", user);
     char host[256] = "";
     if (!st && gethostname(host, sizeof host) == 0) st = put_string(m, "hostname", host);
     struct utsname u;
     if (!st && uname(&u) == 0) {
         char text[6 * sizeof u.release];
-        snprintf(text, sizeof text, "%s %s %s %s %s", u.sysname, u.nodename, u.release,
-                 u.version, u.machine);
+        snprintf(text, sizeof text, "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
+                 u.machine);
         st = put_string(m, "uname", text);
     }
     char *cwd = getcwd(NULL, 0);

@@ -50,8 +50,7 @@ void sp_mismatch_unmatched(sp_region_t region, sp_region_t innermost, const char
                     "scope-profiler: sp_end(\"%s\") at %s:%d matches no open call of \"%s\" on "
                     "this thread (innermost open region: \"%s\"); ignored (reported once per "
                     "call site)\n",
-                    name_of(region), file ? file : "?", line, name_of(region),
-                    name_of(innermost));
+                    name_of(region), file ? file : "?", line, name_of(region), name_of(innermost));
         else
             fprintf(stderr,
                     "scope-profiler: sp_end(\"%s\") at %s:%d but no region is open on this "

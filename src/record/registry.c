@@ -45,7 +45,8 @@ static int index_grow(void) {
     if (!slots) return 0;
     for (uint32_t h = 1; h <= count; h++) {
         uint32_t i = (uint32_t)entry_of(h)->hash & (capacity - 1);
-        while (slots[i]) i = (i + 1) & (capacity - 1);
+        while (slots[i])
+            i = (i + 1) & (capacity - 1);
         slots[i] = h;
     }
     free(index_slots);
@@ -78,7 +79,8 @@ static sp_region_t add_entry(const char *name, uint64_t hash, const char *file, 
     e->line = line;
     sp_region_t handle = i + 1;
     uint32_t slot = (uint32_t)hash & (index_capacity - 1);
-    while (index_slots[slot]) slot = (slot + 1) & (index_capacity - 1);
+    while (index_slots[slot])
+        slot = (slot + 1) & (index_capacity - 1);
     index_slots[slot] = handle;
     __atomic_store_n(&count, handle, __ATOMIC_RELEASE);
     return handle;
@@ -103,7 +105,9 @@ sp_region_t sp_registry_find(const char *name) {
     return handle;
 }
 
-uint32_t sp_registry_count(void) { return __atomic_load_n(&count, __ATOMIC_ACQUIRE); }
+uint32_t sp_registry_count(void) {
+    return __atomic_load_n(&count, __ATOMIC_ACQUIRE);
+}
 
 const char *sp_registry_name(sp_region_t region) {
     if (region == SP_REGION_NONE || region > sp_registry_count()) return NULL;

@@ -52,9 +52,13 @@ sp_status sp_setup(const sp_options *options) {
     return st;
 }
 
-int sp_is_active(void) { return __atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED); }
+int sp_is_active(void) {
+    return __atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED);
+}
 
-const char *sp_output_path(void) { return last_output_path; }
+const char *sp_output_path(void) {
+    return last_output_path;
+}
 
 sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     memset(out, 0, sizeof *out);
@@ -75,8 +79,7 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     return sp_collect(&out->model, rank, &out->report);
 }
 
-sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size,
-                                       int64_t num_nodes) {
+sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size, int64_t num_nodes) {
     sp_metadata_input in = {
         .detail = data->config.metadata_detail,
         .label = data->config.label,
@@ -196,8 +199,10 @@ sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
         return SP_OK;
     }
     if (!st) st = sp_internal_session_describe(&data, 1, 1);
-    if (!st) st = sp_internal_session_write(&data, &data.model);
-    else fprintf(stderr, "scope-profiler: cannot finalize: %s\n", sp_status_string(st));
+    if (!st)
+        st = sp_internal_session_write(&data, &data.model);
+    else
+        fprintf(stderr, "scope-profiler: cannot finalize: %s\n", sp_status_string(st));
     if (!st) st = sp_internal_session_report(&data, &data.model, options);
     sp_internal_session_end(&data);
     return st;

@@ -30,14 +30,17 @@ static char *code_mask(const char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n') i++;
+            while (i < n && s[i] != '\n')
+                i++;
         } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
             i += 2;
-            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+                i++;
             i += 2;
         } else if (s[i] == '"' || s[i] == '\'') {
             char quote = s[i++];
-            while (i < n && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+            while (i < n && s[i] != quote && s[i] != '\n')
+                i += s[i] == '\\' ? 2 : 1;
             i++;
         } else {
             code[i++] = 1;
@@ -55,7 +58,8 @@ static size_t line_start(const char *s, size_t n, int line) {
 }
 
 static size_t line_end(const char *s, size_t n, size_t i) {
-    while (i < n && s[i] != '\n') i++;
+    while (i < n && s[i] != '\n')
+        i++;
     return i;
 }
 
@@ -77,8 +81,10 @@ static size_t enclosing_brace(const char *s, const char *code, size_t pos, int o
     for (size_t i = 0; i < pos; i++) {
         if (!code[i]) continue;
         if (s[i] == '{') {
-            if (depth < 256) stack[depth] = i;
-            else overflow++;
+            if (depth < 256)
+                stack[depth] = i;
+            else
+                overflow++;
             depth++;
         } else if (s[i] == '}' && depth > 0) {
             depth--;
@@ -98,7 +104,8 @@ static size_t declaration_start(const char *s, const char *code, size_t open) {
         if (code[i - 1] && (c == ';' || c == '}')) break;
         if (c == '\n' && i < open) {
             size_t first = i; /* first non-blank character of this line */
-            while (first < open && (s[first] == ' ' || s[first] == '\t')) first++;
+            while (first < open && (s[first] == ' ' || s[first] == '\t'))
+                first++;
             if (s[first] == '#') {
                 i = line_end(s, open, first);
                 break;
@@ -108,7 +115,8 @@ static size_t declaration_start(const char *s, const char *code, size_t open) {
     }
     while (i < open && (!code[i] || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
         i++;
-    while (i > 0 && s[i - 1] != '\n') i--;
+    while (i > 0 && s[i - 1] != '\n')
+        i--;
     return i;
 }
 
@@ -140,8 +148,10 @@ char *sp_source_capture(const char *path, int line) {
         int paren = 0;
         for (; i < n; i++) {
             if (!code[i]) continue;
-            if (s[i] == '(') paren++;
-            else if (s[i] == ')' && --paren == 0) break;
+            if (s[i] == '(')
+                paren++;
+            else if (s[i] == ')' && --paren == 0)
+                break;
         }
         for (i++; i < n; i++) {
             if (!code[i] || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') continue;
@@ -159,7 +169,8 @@ char *sp_source_capture(const char *path, int line) {
         } else {
             size_t close = matching_brace(s, code, n, open);
             size_t from = function ? declaration_start(s, code, open) : open;
-            while (from > 0 && s[from - 1] != '\n') from--;
+            while (from > 0 && s[from - 1] != '\n')
+                from--;
             text = copy_range(s, from, close < n ? line_end(s, n, close) : n);
         }
     } else {

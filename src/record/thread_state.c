@@ -40,7 +40,9 @@ static void on_thread_exit(void *state) {
     sp_current_thread = NULL;
 }
 
-static void make_exit_key(void) { pthread_key_create(&exit_key, on_thread_exit); }
+static void make_exit_key(void) {
+    pthread_key_create(&exit_key, on_thread_exit);
+}
 
 sp_thread *sp_thread_attach(void) {
     pthread_once(&exit_key_once, make_exit_key);
@@ -65,7 +67,8 @@ sp_thread *sp_thread_attach(void) {
 
 static int grow_cursors(sp_thread *t, uint32_t needed) {
     uint32_t capacity = t->num_cursors ? t->num_cursors : 16;
-    while (capacity < needed) capacity *= 2;
+    while (capacity < needed)
+        capacity *= 2;
     sp_row_cursor *cursors = realloc(t->cursors, capacity * sizeof *cursors);
     if (!cursors) return 0;
     t->cursors = cursors;
@@ -90,9 +93,8 @@ static int append_chunk(sp_row_chunks *row, int touch) {
         row->chunk_capacity = capacity;
         row->max_chunks = max;
     }
-    uint32_t slots = row->num_chunks
-                         ? row->chunk_capacity[row->num_chunks - 1] * 2
-                         : FIRST_CHUNK_SLOTS;
+    uint32_t slots =
+        row->num_chunks ? row->chunk_capacity[row->num_chunks - 1] * 2 : FIRST_CHUNK_SLOTS;
     if (slots > MAX_CHUNK_SLOTS) slots = MAX_CHUNK_SLOTS;
     sp_event_slot *chunk = malloc((size_t)slots * sizeof *chunk);
     if (!chunk) return 0;
@@ -144,7 +146,8 @@ int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
     /* touch what is left of the current chunk, then add touched chunks */
     memset(cursor->next, 0, (size_t)(cursor->limit - cursor->next) * sizeof *cursor->next);
     uint64_t room = (uint64_t)(cursor->limit - cursor->next);
-    for (uint32_t c = row->current + 1; c < row->num_chunks; c++) room += row->chunk_capacity[c];
+    for (uint32_t c = row->current + 1; c < row->num_chunks; c++)
+        room += row->chunk_capacity[c];
     while (room < calls) {
         if (!append_chunk(row, 1)) return 0;
         room += row->chunk_capacity[row->num_chunks - 1];
@@ -178,7 +181,8 @@ uint32_t sp_thread_count(void) {
 static void free_rows(sp_thread *t) {
     for (uint32_t r = 0; r < t->num_cursors; r++) {
         sp_row_chunks *row = &t->rows[r];
-        for (uint32_t c = 0; c < row->num_chunks; c++) free(row->chunk[c]);
+        for (uint32_t c = 0; c < row->num_chunks; c++)
+            free(row->chunk[c]);
         free(row->chunk);
         free(row->chunk_capacity);
     }

@@ -64,10 +64,10 @@ typedef struct sp_thread {
     uint32_t index;         /* order of the thread's first call, from 0 */
     pid_t native_id;
     pthread_t handle;
-    int exited;           /* the thread has ended; its buffers wait for finalize */
-    int in_session;       /* it recorded in this session, so it has an index */
-    int64_t exit_cpu_ns;  /* its CPU time at exit */
-    char name[32];        /* pthread name at exit or finalize */
+    int exited;          /* the thread has ended; its buffers wait for finalize */
+    int in_session;      /* it recorded in this session, so it has an index */
+    int64_t exit_cpu_ns; /* its CPU time at exit */
+    char name[32];       /* pthread name at exit or finalize */
     struct sp_thread *next;
 } sp_thread;
 

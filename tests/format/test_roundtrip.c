@@ -140,7 +140,22 @@ static void round_trip(sp_model *m, const char *name, const sp_write_options *op
     sp_results *r = sp_read(path, &err);
     if (!r) fail_msg("sp_read: %s", err.message);
     assert_string_equal(sp_results_path(r), path);
-    assert_same_model(m, sp_results_model(r));
+    const sp_model *aligned = sp_results_model(r);
+    if (m->num_clock_offsets == 0) {
+        assert_same_model(m, aligned);
+    } else {
+        /* the results put every rank on rank 0's clock: starts move by the offset */
+        for (size_t i = 0; i < m->num_rows; i++) {
+            int64_t offset = 0;
+            for (size_t k = 0; k < m->num_clock_offsets; k++)
+                if (m->clock_offsets[k].rank == m->rows[i].rank) offset = m->clock_offsets[k].offset_ns;
+            for (uint64_t e = 0; e < m->rows[i].count; e++) {
+                uint64_t at = m->rows[i].offset + e;
+                assert_int_equal(aligned->starts[at], m->starts[at] + offset);
+                assert_int_equal(aligned->durations[at], m->durations[at]);
+            }
+        }
+    }
     sp_results_free(r);
     sp_model_clear(m);
 }

@@ -88,7 +88,8 @@ static int read_region(const char *path, const char *name, per_region *out) {
         if (strcmp(names[ids[r]], name) != 0 || ranks[r] >= 64) continue;
         out->present[ranks[r]] = 1;
         out->calls[ranks[r]] += counts[r];
-        for (int64_t i = 0; i < counts[r]; i++) out->total[ranks[r]] += durations[offsets[r] + i];
+        for (int64_t i = 0; i < counts[r]; i++)
+            out->total[ranks[r]] += durations[offsets[r] + i];
     }
     h5i_free_strings(names, nn);
     free(ids);
@@ -104,10 +105,15 @@ enum { CALLS = 10 };
 static const int64_t T = 10 * MS;
 
 static void record_imbalanced_work(int rank) {
-    SP_REGION("setup") { busy_wait(MS); }
+    SP_REGION("setup") {
+        busy_wait(MS);
+    }
     for (int i = 0; i < CALLS; i++) {
-        SP_REGION("work") { busy_wait((rank + 1) * T); }
-        if (rank % 2 == 0) SP_REGION("only_even") {}
+        SP_REGION("work") {
+            busy_wait((rank + 1) * T);
+        }
+        if (rank % 2 == 0) SP_REGION("only_even") {
+            }
     }
 }
 
@@ -165,8 +171,7 @@ static void check_imbalance(const char *path, int size) {
         CHECK(work.calls[r] == CALLS, "rank %d: %lld work calls, expected %d", r,
               (long long)work.calls[r], CALLS);
         CHECK(setup.calls[r] == 1, "rank %d: %lld setup calls", r, (long long)setup.calls[r]);
-        CHECK(even.present[r] == (r % 2 == 0), "rank %d: only_even present=%d", r,
-              even.present[r]);
+        CHECK(even.present[r] == (r % 2 == 0), "rank %d: only_even present=%d", r, even.present[r]);
         /* each call lasts at least its wait; generous upper bound for loaded machines */
         CHECK(work.total[r] >= CALLS * (r + 1) * T, "rank %d: total %lld too short", r,
               (long long)work.total[r]);

@@ -16,7 +16,8 @@ int main(void) {
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = path;
     if (sp_setup(&opt) != SP_OK) return 1;
-    for (int i = 0; i < 3; i++) SP_REGION("serial") {}
+    for (int i = 0; i < 3; i++)
+        SP_REGION("serial") {}
     sp_finalize_options quiet = {.quiet = 1};
     if (sp_finalize(&quiet) != SP_OK) return 1;
     if (sp_mpi_rank() != 0) return 1;

@@ -4,8 +4,7 @@
 #include <string.h>
 
 int h5i_exists(hid_t file, const char *path) {
-    return H5Lexists(file, path, H5P_DEFAULT) > 0 &&
-           H5Oexists_by_name(file, path, H5P_DEFAULT) > 0;
+    return H5Lexists(file, path, H5P_DEFAULT) > 0 && H5Oexists_by_name(file, path, H5P_DEFAULT) > 0;
 }
 
 static int parents_exist(hid_t file, const char *path) {
@@ -48,7 +47,8 @@ char **h5i_read_strings(hid_t file, const char *path, size_t *n) {
     char **raw = calloc(count > 0 ? (size_t)count : 1, sizeof *raw);
     char **copy = calloc(count > 0 ? (size_t)count : 1, sizeof *copy);
     if (count > 0) H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
-    for (hssize_t i = 0; i < count; i++) copy[i] = strdup(raw[i] ? raw[i] : "");
+    for (hssize_t i = 0; i < count; i++)
+        copy[i] = strdup(raw[i] ? raw[i] : "");
     if (count > 0) H5Dvlen_reclaim(t, space, H5P_DEFAULT, raw);
     free(raw);
     H5Tclose(t);
@@ -60,7 +60,8 @@ char **h5i_read_strings(hid_t file, const char *path, size_t *n) {
 
 void h5i_free_strings(char **s, size_t n) {
     if (!s) return;
-    for (size_t i = 0; i < n; i++) free(s[i]);
+    for (size_t i = 0; i < n; i++)
+        free(s[i]);
     free(s);
 }
 

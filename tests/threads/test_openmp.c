@@ -22,7 +22,9 @@ static void run_parallel(int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int i = 0; i < ITERATIONS; i++) {
         SP_REGION("iteration") {
-            SP_REGION("inner") { rs_busy_wait_ns(2000); }
+            SP_REGION("inner") {
+                rs_busy_wait_ns(2000);
+            }
             SP_REGION("inner") {}
         }
     }
@@ -32,7 +34,8 @@ static void run_parallel(int threads) {
  * enclosing one does. */
 static int lane_is_nested(const rs_profile *p, int64_t lane) {
     size_t n = 0;
-    int64_t *start = malloc(p->num_events * sizeof *start), *end = malloc(p->num_events * sizeof *end);
+    int64_t *start = malloc(p->num_events * sizeof *start),
+            *end = malloc(p->num_events * sizeof *end);
     for (size_t e = 0; e < p->num_events; e++) {
         if (p->thread_ids[e] != lane) continue;
         start[n] = p->starts[e];
@@ -42,7 +45,8 @@ static int lane_is_nested(const rs_profile *p, int64_t lane) {
     /* insertion sort by (start asc, end desc): small lanes */
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && (start[j] < start[j - 1] ||
-                                     (start[j] == start[j - 1] && end[j] > end[j - 1])); j--) {
+                                     (start[j] == start[j - 1] && end[j] > end[j - 1]));
+             j--) {
             int64_t s = start[j], t = end[j];
             start[j] = start[j - 1];
             end[j] = end[j - 1];
@@ -52,7 +56,8 @@ static int lane_is_nested(const rs_profile *p, int64_t lane) {
     int64_t stack[16];
     int depth = 0, ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
-        while (depth > 0 && stack[depth - 1] <= start[i]) depth--;
+        while (depth > 0 && stack[depth - 1] <= start[i])
+            depth--;
         if (depth > 0 && end[i] > stack[depth - 1]) ok = 0;
         if (depth < 16) stack[depth++] = end[i];
     }
@@ -83,8 +88,10 @@ static void check_threads(int threads) {
         per_thread[t]++;
     }
     /* schedule(static): every thread gets the same share */
-    for (int t = 0; t < threads; t++) assert_int_equal(per_thread[t], ITERATIONS / threads);
-    for (int t = 0; t < threads; t++) assert_true(lane_is_nested(&p, t));
+    for (int t = 0; t < threads; t++)
+        assert_int_equal(per_thread[t], ITERATIONS / threads);
+    for (int t = 0; t < threads; t++)
+        assert_true(lane_is_nested(&p, t));
     rs_profile_free(&p);
 
     /* the analysis rebuilds one tree per lane: no nesting error, and each
