@@ -44,20 +44,16 @@ static void add_hints(notes *ns, const char *file_path) {
         ns->failed = 1;
         return;
     }
+    /* The follow-up commands of our own command-line tool (docs/cli.md). */
     add_text(ns, "");
     add_text(ns, "Explore:");
-    add_hint(ns, "  Inspect: scope-profiler inspect ", p, "");
-    add_hint(ns, "  TUI:     scope-profiler tui ", p, "");
+    add_hint(ns, "  Inspect:  scope-profiler inspect ", p, "");
+    add_hint(ns, "  Events:   scope-profiler events ", p, " --format csv");
     add_text(ns, "");
-    add_text(ns, "Visualize and export:");
-    add_hint(ns, "  Plot:    scope-profiler plot default ", p, " -o plots --show");
-    add_hint(ns, "  Report:  scope-profiler report ", p, " -o report.html");
-    add_hint(ns, "  Export:  scope-profiler export plot-data ", p, " -o data");
-    add_hint(ns, "  Lines:   scope-profiler line-profile ", p, "");
-    add_text(ns, "");
-    add_text(ns, "Compare runs:");
-    add_text(ns, "  Diff:    scope-profiler diff BASE.h5 CANDIDATE.h5");
-    add_text(ns, "  Check:   scope-profiler check BASE.h5 CANDIDATE.h5");
+    add_text(ns, "Export:");
+    add_hint(ns, "  Stats:    scope-profiler stats ", p, " -o region_statistics.json");
+    add_hint(ns, "  Rows:     scope-profiler inspect ", p, " --format csv");
+    add_hint(ns, "  Metadata: scope-profiler metadata ", p, " -o metadata.json");
     add_text(ns, "");
     free(p);
 }
