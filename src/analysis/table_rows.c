@@ -96,6 +96,10 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
     }
     sp_status st = path_row_stats(n, row);
     sp_node_release(n); /* the largest scratch: release it early */
+    if (st != SP_OK) { /* the caller does not count a failed row: nothing may stay owned */
+        free(row->call_path);
+        row->call_path = NULL;
+    }
     return st;
 }
 
@@ -156,9 +160,10 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
     const uint32_t *ranks = sp_filter_ranks(f, &nranks);
     sp_path_trie t;
     st = sp_select_regions(r, f, &regions, &num_regions, err);
-    if (st == SP_OK && sp_trie_init(&t, r) != SP_OK)
+    if (st == SP_OK && sp_trie_init(&t, r) != SP_OK) {
+        sp_trie_free(&t); /* what the failed init allocated */
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    else if (st == SP_OK) {
+    } else if (st == SP_OK) {
         sp_error ignored;
         sp_status walked =
             sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &ignored);
