@@ -166,6 +166,30 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
     return SP_OK;
 }
 
+/* HDF5 zero-fills a 1 MiB conversion buffer for every converting read by
+ * default; a column of a few rows needs only a few bytes of it. */
+#define MIN_TRANSFER_BYTES 4096u
+#define MAX_TRANSFER_BYTES (1u << 20)
+
+hid_t sp_rd_transfer_plist(hid_t ds, size_t n, size_t mem_elem) {
+    hid_t type = H5Dget_type(ds);
+    size_t file_elem = type >= 0 ? H5Tget_size(type) : 0;
+    if (type >= 0) H5Tclose(type);
+    size_t elem = file_elem > mem_elem ? file_elem : mem_elem;
+    if (elem == 0 || elem > MAX_TRANSFER_BYTES / 2) return H5P_DEFAULT;
+    size_t bytes = n < MAX_TRANSFER_BYTES / elem ? n * elem : MAX_TRANSFER_BYTES;
+    if (bytes < MIN_TRANSFER_BYTES) bytes = MIN_TRANSFER_BYTES;
+    if (bytes < 2 * elem) bytes = 2 * elem;
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl >= 0 && H5Pset_buffer(dxpl, bytes, NULL, NULL) >= 0) return dxpl;
+    if (dxpl >= 0) H5Pclose(dxpl);
+    return H5P_DEFAULT;
+}
+
+void sp_rd_close_plist(hid_t plist) {
+    if (plist != H5P_DEFAULT) H5Pclose(plist);
+}
+
 static sp_status read_failed(sp_rd *rd, const char *path) {
     return sp_rd_damaged(rd,
                          "cannot read %s (a damaged file, or a compression filter this "
@@ -179,7 +203,10 @@ static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int
     if (st) return st;
     int64_t *buf = malloc((n ? n : 1) * sizeof *buf);
     if (!buf) return sp_rd_no_memory(rd);
-    if (n && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+    hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
+    herr_t rc = n ? H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
+    sp_rd_close_plist(dxpl);
+    if (rc < 0) {
         free(buf);
         return read_failed(rd, path);
     }
@@ -243,7 +270,14 @@ static int copy_variable(char **raw, size_t n, char **out) {
 typedef herr_t (*read_fn)(hid_t obj, hid_t mem_type, void *buf);
 
 static herr_t read_dataset_all(hid_t ds, hid_t mem_type, void *buf) {
-    return H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    hssize_t n = 0;
+    hid_t space = H5Dget_space(ds);
+    if (space >= 0) n = H5Sget_simple_extent_npoints(space);
+    if (space >= 0) H5Sclose(space);
+    hid_t dxpl = sp_rd_transfer_plist(ds, n > 0 ? (size_t)n : 0, H5Tget_size(mem_type));
+    herr_t rc = H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, dxpl, buf);
+    sp_rd_close_plist(dxpl);
+    return rc;
 }
 
 static herr_t read_attribute_all(hid_t attr, hid_t mem_type, void *buf) {

@@ -70,6 +70,12 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
  * out[0..n) (owned). Returns 0, -1 when HDF5 fails, -2 when out of memory. */
 int sp_rd_read_attr_strings(hid_t attr, hid_t type, size_t n, char **out);
 
+/* A transfer property list whose conversion buffer fits n elements (HDF5's
+ * default zero-fills 1 MiB per read); H5P_DEFAULT if it cannot be made.
+ * Release with sp_rd_close_plist. */
+hid_t sp_rd_transfer_plist(hid_t ds, size_t n, size_t mem_elem);
+void sp_rd_close_plist(hid_t plist);
+
 /* Reads a string (scalar or fixed/variable) from an open attribute into an
  * owned copy; NULL when the attribute is not a scalar string. */
 char *sp_rd_attr_string(hid_t attr);

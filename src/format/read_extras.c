@@ -88,6 +88,77 @@ sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m) {
     return st;
 }
 
+/* v + o stays within int64. */
+static int shift_fits(int64_t v, int64_t o) {
+    return o >= 0 ? v <= INT64_MAX - o : v >= INT64_MIN - o;
+}
+
+static int compare_offset_ranks(const void *a, const void *b) {
+    uint32_t x = ((const sp_clock_offset *)a)->rank, y = ((const sp_clock_offset *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+/* The offset of rank in the table sorted by rank, or NULL. */
+static const sp_clock_offset *offset_of_rank(const sp_clock_offset *sorted, size_t n,
+                                             uint32_t rank) {
+    sp_clock_offset key = {rank, 0, 0};
+    return bsearch(&key, sorted, n, sizeof *sorted, compare_offset_ranks);
+}
+
+/* Every call, row statistic and thread time of the row's rank can be moved. */
+static int row_shift_fits(const sp_model *m, const sp_model_row *r, int64_t o) {
+    if (r->has_stats &&
+        (!shift_fits(r->stats.start_minimum, o) || !shift_fits(r->stats.end_maximum, o)))
+        return 0;
+    for (uint64_t i = 0; m->layout == SP_LAYOUT_COLUMNAR && i < r->count; i++) {
+        int64_t start = m->starts[r->offset + i];
+        if (!shift_fits(start, o) || !shift_fits(start + m->durations[r->offset + i], o)) return 0;
+    }
+    return 1;
+}
+
+static sp_status offset_too_large(sp_rd *rd, const sp_clock_offset *c) {
+    return sp_rd_damaged(rd,
+                         "the clock offset of rank %" PRIu32 " (%" PRId64
+                         " ns) would move its times out of the int64 range",
+                         c->rank, c->offset_ns);
+}
+
+static sp_status check_shifts(sp_rd *rd, const sp_model *m, const sp_clock_offset *sorted) {
+    size_t n = m->num_clock_offsets;
+    for (size_t i = 0; i < m->num_rows; i++) {
+        const sp_clock_offset *c = offset_of_rank(sorted, n, m->rows[i].rank);
+        if (c && !row_shift_fits(m, &m->rows[i], c->offset_ns)) return offset_too_large(rd, c);
+    }
+    for (size_t i = 0; i < m->num_threads; i++) {
+        const sp_thread_info *t = &m->threads[i];
+        const sp_clock_offset *c = offset_of_rank(sorted, n, t->rank);
+        if (c && (!shift_fits(t->start_ns, c->offset_ns) || !shift_fits(t->end_ns, c->offset_ns)))
+            return offset_too_large(rd, c);
+    }
+    return SP_OK;
+}
+
+/*
+ * Readers align each rank's times by adding its offset; an offset that
+ * cannot be added without overflow, or a rank with two offsets, is damage.
+ */
+static sp_status check_offsets(sp_rd *rd, const sp_model *m) {
+    size_t n = m->num_clock_offsets;
+    if (n == 0) return SP_OK;
+    sp_clock_offset *sorted = malloc(n * sizeof *sorted);
+    if (!sorted) return sp_rd_no_memory(rd);
+    memcpy(sorted, m->clock_offsets, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_offset_ranks);
+    sp_status st = SP_OK;
+    for (size_t i = 1; i < n && !st; i++)
+        if (sorted[i].rank == sorted[i - 1].rank)
+            st = sp_rd_damaged(rd, "two clock offsets for rank %" PRIu32, sorted[i].rank);
+    if (!st) st = check_shifts(rd, m, sorted);
+    free(sorted);
+    return st;
+}
+
 sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m) {
     if (sp_rd_kind_of(rd->file, "/scope_profiler_c/clock_offsets") == SP_RD_ABSENT) return SP_OK;
     int64_t *ranks = NULL, *offsets = NULL, *uncertainties = NULL;
@@ -107,5 +178,5 @@ sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m) {
     free(ranks);
     free(offsets);
     free(uncertainties);
-    return st;
+    return st ? st : check_offsets(rd, m);
 }

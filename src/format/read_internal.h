@@ -44,7 +44,9 @@ void sp_rd_fill_missing_stats(sp_model *m);
 /* Plausibility of every row's statistics (from the file or computed). */
 sp_status sp_rd_check_stats(sp_rd *rd, const sp_model *m);
 
-/* Optional tables: /thread_table and /scope_profiler_c/clock_offsets. */
+/* Optional tables: /thread_table and /scope_profiler_c/clock_offsets (read
+ * after the thread table: each offset must be applicable to the rank's
+ * calls, statistics and threads without leaving the int64 range). */
 sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m);
 sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m);
 

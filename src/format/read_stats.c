@@ -81,8 +81,12 @@ static sp_status read_compound(sp_rd *rd, hid_t ds, size_t n, sp_row_stats **out
     sp_row_stats *buf = calloc(n ? n : 1, sizeof *buf);
     if (!buf)
         st = sp_rd_no_memory(rd);
-    else if (n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-        st = sp_rd_damaged(rd, "cannot read " STATS_PATH);
+    else if (n) {
+        hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
+        if (H5Dread(ds, mt, H5S_ALL, H5S_ALL, dxpl, buf) < 0)
+            st = sp_rd_damaged(rd, "cannot read " STATS_PATH);
+        sp_rd_close_plist(dxpl);
+    }
     H5Tclose(mt);
     if (st)
         free(buf);

@@ -408,6 +408,37 @@ static void test_bad_thread_ids(void **state) {
     fs_expect_error(path, SP_ERR_DAMAGED, "/events/call_ids has 10 rows");
 }
 
+static void write_offsets(const char *path, const int64_t *ranks, const int64_t *offsets,
+                          size_t n) {
+    int64_t zeros[4] = {0};
+    fs_replace_ints(path, "/scope_profiler_c/clock_offsets/ranks", H5T_STD_U32LE, ranks, n);
+    fs_replace_ints(path, "/scope_profiler_c/clock_offsets/offset_ns", H5T_STD_I64LE, offsets, n);
+    fs_replace_ints(path, "/scope_profiler_c/clock_offsets/uncertainty_ns", H5T_STD_I64LE, zeros,
+                    n);
+}
+
+/* Readers add a rank's offset to its times: it must fit, once per rank. */
+static void test_bad_clock_offsets(void **state) {
+    (void)state;
+    const char *path = basic("offsets.h5");
+    int64_t ranks[] = {0, 1}, fine[] = {0, -2000}, huge[] = {0, INT64_MAX - 5000};
+    write_offsets(path, ranks, fine, 2);
+    sp_model m;
+    fs_read_ok(path, &m);
+    assert_int_equal(m.num_clock_offsets, 2);
+    sp_model_clear(&m);
+    write_offsets(path, ranks, huge, 2);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "the clock offset of rank 1 (9223372036854770807 ns) would move its times "
+                    "out of the int64 range");
+    int64_t same[] = {1, 1};
+    write_offsets(path, same, fine, 2);
+    fs_expect_error(path, SP_ERR_DAMAGED, "two clock offsets for rank 1");
+    write_offsets(path, ranks, fine, 2);
+    fs_delete(path, "/scope_profiler_c/clock_offsets/uncertainty_ns");
+    fs_expect_error(path, SP_ERR_DAMAGED, "uncertainty_ns is missing");
+}
+
 static void test_implausible_statistics(void **state) {
     (void)state;
     const char *path = basic("stats.h5");
@@ -520,6 +551,7 @@ int main(void) {
         cmocka_unit_test(test_bad_region_ids_and_ranks),
         cmocka_unit_test(test_duplicate_and_scattered_rows),
         cmocka_unit_test(test_bad_thread_ids),
+        cmocka_unit_test(test_bad_clock_offsets),
         cmocka_unit_test(test_implausible_statistics),
         cmocka_unit_test(test_huge_claimed_extent),
         cmocka_unit_test(test_silent_and_restores_handler),

@@ -148,7 +148,8 @@ static void round_trip(sp_model *m, const char *name, const sp_write_options *op
         for (size_t i = 0; i < m->num_rows; i++) {
             int64_t offset = 0;
             for (size_t k = 0; k < m->num_clock_offsets; k++)
-                if (m->clock_offsets[k].rank == m->rows[i].rank) offset = m->clock_offsets[k].offset_ns;
+                if (m->clock_offsets[k].rank == m->rows[i].rank)
+                    offset = m->clock_offsets[k].offset_ns;
             for (uint64_t e = 0; e < m->rows[i].count; e++) {
                 uint64_t at = m->rows[i].offset + e;
                 assert_int_equal(aligned->starts[at], m->starts[at] + offset);

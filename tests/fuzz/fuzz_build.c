@@ -14,7 +14,8 @@
 
 #define MAX_ROWS  8
 #define MAX_NAMES 8
-#define BIG_COUNT 3000
+/* Now and then a row big enough to span several chunks of a chunked column. */
+#define BIG_COUNT 1500
 
 static const char *const region_names[] = {"setup",
                                            "solve",
@@ -33,6 +34,11 @@ static const char *const region_names[] = {"setup",
 static const char *const strings[] = {"",    "[]",    "[\"solver\"]", "[{\"step\": 1}]",
                                       "x.c", "naïve", "{not json",    "line\nbreak"};
 #define NUM_STRINGS (sizeof strings / sizeof *strings)
+
+/* Values come from the input: sums wrap (as unsigned) instead of overflowing. */
+static int64_t wrap_add(int64_t a, int64_t b) {
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
 
 static hid_t pick_int_type(fz *f) {
     const hid_t types[] = {H5T_STD_I64LE, H5T_STD_I64BE, H5T_STD_U64LE, H5T_STD_I32LE,
@@ -62,7 +68,12 @@ static void create(fz *f, hid_t loc, const char *path, hid_t ftype, hid_t space,
         H5Pset_deflate(dcpl, (unsigned)fz_below(f, 10));
     }
     hid_t ds = H5Dcreate2(loc, path, ftype, space, lcpl, dcpl, H5P_DEFAULT);
-    if (ds >= 0 && buf && n > 0) H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    /* A conversion buffer of the data's size, not HDF5's zero-filled 1 MiB. */
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    size_t bytes = n > 0 && n < 8192 ? (size_t)n * 128 : 1u << 20;
+    H5Pset_buffer(dxpl, bytes < 4096 ? 4096 : bytes, NULL, NULL);
+    if (ds >= 0 && buf && n > 0) H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, dxpl, buf);
+    H5Pclose(dxpl);
     if (ds >= 0) H5Dclose(ds);
     H5Pclose(dcpl);
     H5Pclose(lcpl);
@@ -256,14 +267,14 @@ static void plan_rows(fz *f, plan *p) {
     for (size_t i = 0; i < p->num_rows; i++) {
         /* A new rank when asked, or when this one has a row for every region. */
         if (i > 0 && (fz_chance(f, 96) || in_rank == nr)) {
-            rank += 1 + (int64_t)fz_below(f, 3);
+            rank = wrap_add(rank, 1 + (int64_t)fz_below(f, 3));
             in_rank = 0;
         }
         if (in_rank == 0) first_region = fz_below(f, nr);
         p->rank[i] = rank;
         p->region[i] = (int64_t)((first_region + in_rank++) % nr);
         p->count[i] =
-            fz_chance(f, 4) ? BIG_COUNT + (int64_t)fz_below(f, 4000) : (int64_t)fz_below(f, 6);
+            fz_chance(f, 2) ? BIG_COUNT + (int64_t)fz_below(f, 1000) : (int64_t)fz_below(f, 6);
         p->offset[i] = (int64_t)p->num_events;
         p->num_events += (size_t)p->count[i];
     }
@@ -279,7 +290,7 @@ static void plan_events(fz *f, plan *p) {
         for (int64_t i = 0; i < p->count[r]; i++) {
             size_t e = (size_t)(p->offset[r] + i);
             /* Cheap but varied calls; the input decides the pattern, not each value. */
-            start += (int64_t)((step * (uint64_t)i) % 977);
+            start = wrap_add(start, (int64_t)((step * (uint64_t)i) % 977));
             p->starts[e] = start;
             p->durations[e] = (int64_t)((len * (uint64_t)(i + 1)) % 613);
         }
@@ -385,18 +396,35 @@ static hid_t pick_stat_type(fz *f, int is_float) {
     }
 }
 
+/* What a writer would store for the row; wrapping, since the plan's calls
+ * may deliberately leave the int64 range (sp_row_stats_compute may not). */
+static void row_stats(const int64_t *starts, const int64_t *durations, size_t n, stats_row *out) {
+    memset(out, 0, sizeof *out);
+    if (n == 0) return;
+    int64_t *v = out->v; /* total, minimum, maximum, first, last, start_minimum, end_maximum */
+    v[1] = v[2] = v[3] = durations[0];
+    v[4] = durations[n - 1];
+    v[5] = starts[0];
+    v[6] = wrap_add(starts[0], durations[0]);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = durations[i], end = wrap_add(starts[i], d);
+        v[0] = wrap_add(v[0], d);
+        v[1] = d < v[1] ? d : v[1];
+        v[2] = d > v[2] ? d : v[2];
+        v[5] = starts[i] < v[5] ? starts[i] : v[5];
+        v[6] = end > v[6] ? end : v[6];
+        sum += (double)d;
+    }
+    out->mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        out->m2 += ((double)durations[i] - out->mean) * ((double)durations[i] - out->mean);
+}
+
 static void fill_stats(const plan *p, stats_row *rows) {
     for (size_t r = 0; r < p->num_rows; r++) {
-        sp_row_stats s;
-        memset(&s, 0, sizeof s);
         size_t o = (size_t)p->offset[r];
-        if (p->count[r] > 0)
-            sp_row_stats_compute(&s, p->starts + o, p->durations + o, (uint64_t)p->count[r]);
-        int64_t v[9] = {s.total,         s.minimum,     s.maximum, s.first, s.last,
-                        s.start_minimum, s.end_maximum, 0,         0};
-        memcpy(rows[r].v, v, sizeof v);
-        rows[r].mean = s.mean;
-        rows[r].m2 = s.m2;
+        row_stats(p->starts + o, p->durations + o, (size_t)p->count[r], &rows[r]);
     }
 }
 
@@ -584,13 +612,13 @@ static void legacy_attributes(fz *f, hid_t file, const char *group) {
 static void legacy_region(fz *f, hid_t file, const char *rank_group, const char *name) {
     char group[256], path[300];
     snprintf(group, sizeof group, "/%s/regions/%s", rank_group, name);
-    size_t n = fz_chance(f, 4) ? BIG_COUNT : fz_below(f, 6);
+    size_t n = fz_chance(f, 2) ? BIG_COUNT : fz_below(f, 6);
     int64_t *starts = malloc((n ? n : 1) * sizeof *starts),
             *ends = malloc((n ? n : 1) * sizeof *ends);
     int64_t t = fz_chance(f, 16) ? fz_value(f) : 5000 + (int64_t)fz_below(f, 100000);
     for (size_t i = 0; i < n; i++) {
-        starts[i] = t + 100 * (int64_t)i;
-        ends[i] = starts[i] + (int64_t)(i % 50);
+        starts[i] = wrap_add(t, 100 * (int64_t)i);
+        ends[i] = wrap_add(starts[i], (int64_t)(i % 50));
     }
     snprintf(path, sizeof path, "%s/start_times", group);
     fz_emit_ints(f, file, path, pick_int_type(f), starts, n);
