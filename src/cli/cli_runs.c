@@ -1,0 +1,31 @@
+#include "cli/cli_runs.h"
+
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "cli/cli_error.h"
+
+int cli_read_runs(const cli_list *files, cli_runs *out) {
+    out->items = calloc(files->count ? files->count : 1, sizeof *out->items);
+    out->count = 0;
+    if (!out->items) return cli_out_of_memory();
+    int rc = 0;
+    for (size_t i = 0; i < files->count; i++) {
+        sp_error err = {0};
+        sp_results *r = sp_read(files->items[i], &err);
+        if (r) {
+            out->items[out->count++] = r;
+        } else {
+            cli_error_sp(&err);
+            rc = CLI_EXIT_USAGE;
+        }
+    }
+    return rc;
+}
+
+void cli_runs_free(cli_runs *runs) {
+    for (size_t i = 0; i < runs->count; i++)
+        sp_results_free(runs->items[i]);
+    free(runs->items);
+    *runs = (cli_runs)CLI_RUNS_INIT;
+}

@@ -1,0 +1,36 @@
+#include "cli/cli_select.h"
+
+#include "cli/cli.h"
+#include "cli/cli_error.h"
+
+int cli_select_option(cli_select *s, int id, const char *value) {
+    switch (id) {
+    case CLI_OPT_INCLUDE:
+        return cli_list_add(&s->include, value) ? 0 : cli_out_of_memory();
+    case CLI_OPT_EXCLUDE:
+        return cli_list_add(&s->exclude, value) ? 0 : cli_out_of_memory();
+    case CLI_OPT_RANKS:
+        return cli_ranks_add(&s->ranks, value);
+    default:
+        cli_error("internal error: option %d is not a selection option", id);
+        return CLI_EXIT_USAGE;
+    }
+}
+
+sp_filter cli_select_filter(cli_select *s) {
+    cli_ranks_finish(&s->ranks);
+    sp_filter f = {0};
+    f.include = s->include.count ? cli_list_items(&s->include) : NULL;
+    f.num_include = s->include.count;
+    f.exclude = s->exclude.count ? cli_list_items(&s->exclude) : NULL;
+    f.num_exclude = s->exclude.count;
+    f.ranks = s->ranks.count ? s->ranks.ranks : NULL;
+    f.num_ranks = s->ranks.count;
+    return f;
+}
+
+void cli_select_free(cli_select *s) {
+    cli_list_free(&s->include);
+    cli_list_free(&s->exclude);
+    cli_ranks_free(&s->ranks);
+}

@@ -1,0 +1,39 @@
+/*
+ * The region and rank selection shared by several commands:
+ * --include RE..., --exclude RE..., --ranks LIST...
+ */
+#ifndef SP_CLI_SELECT_H
+#define SP_CLI_SELECT_H
+
+#include "cli/cli_args.h"
+#include "cli/cli_list.h"
+#include "cli/cli_ranks.h"
+#include "scope_profiler/results.h"
+
+enum { CLI_OPT_INCLUDE = 1000, CLI_OPT_EXCLUDE, CLI_OPT_RANKS };
+
+/* The three option table entries. */
+#define CLI_SELECT_OPTIONS                                                                         \
+    {"include", 0, CLI_LIST, CLI_OPT_INCLUDE}, {"exclude", 0, CLI_LIST, CLI_OPT_EXCLUDE}, {        \
+        "ranks", 0, CLI_LIST, CLI_OPT_RANKS                                                        \
+    }
+
+typedef struct cli_select {
+    cli_list include;
+    cli_list exclude;
+    cli_ranks ranks;
+} cli_select;
+
+#define CLI_SELECT_INIT                                                                            \
+    { CLI_LIST_INIT, CLI_LIST_INIT, CLI_RANKS_INIT }
+
+/* Takes a value of one of the three options (id must be one of them).
+ * Returns 0 or an exit code after printing the error. */
+int cli_select_option(cli_select *s, int id, const char *value);
+
+/* The library filter (pointers into s; call after the last option). */
+sp_filter cli_select_filter(cli_select *s);
+
+void cli_select_free(cli_select *s);
+
+#endif

@@ -1,0 +1,221 @@
+#include "cli/cli_text.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- UTF-8 ---------------------------------------------------------------- */
+
+/* Decodes the code point at s into *cp; returns its length in bytes (a
+ * malformed sequence is one byte, U+FFFD). s must not be at the NUL. */
+static size_t utf8_decode(const unsigned char *s, uint32_t *cp) {
+    unsigned char c = s[0];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 1) {
+        *cp = c;
+        return 1;
+    }
+    if (len == 0) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    uint32_t v = c & (0x3F >> (len - 1));
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    *cp = v > 0x10FFFF ? 0xFFFD : v;
+    return len;
+}
+
+size_t cli_utf8_length(const char *s) {
+    size_t n = 0;
+    uint32_t cp;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += utf8_decode(p, &cp))
+        n++;
+    return n;
+}
+
+size_t cli_utf8_prefix_bytes(const char *s, size_t n) {
+    const unsigned char *p = (const unsigned char *)s;
+    uint32_t cp;
+    for (size_t i = 0; i < n && *p; i++)
+        p += utf8_decode(p, &cp);
+    return (size_t)(p - (const unsigned char *)s);
+}
+
+/* --- floats --------------------------------------------------------------- */
+
+/* The shortest "%.*e" text of v that reads back exactly. */
+static void shortest_exp(double v, char *buf, size_t size) {
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*e", digits - 1, v);
+        if (strtod(buf, NULL) == v) return;
+    }
+}
+
+/* Positional text of the digit string d (no point) with decimal exponent e. */
+static void positional(char *out, int negative, const char *d, size_t nd, int e) {
+    char *p = out;
+    if (negative) *p++ = '-';
+    if (e < 0) {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = -1; i > e; i--)
+            *p++ = '0';
+        memcpy(p, d, nd);
+        p += nd;
+    } else {
+        for (int i = 0; i <= e; i++)
+            *p++ = (size_t)i < nd ? d[i] : '0';
+        *p++ = '.';
+        if (nd > (size_t)e + 1) {
+            memcpy(p, d + e + 1, nd - (size_t)e - 1);
+            p += nd - (size_t)e - 1;
+        } else {
+            *p++ = '0';
+        }
+    }
+    *p = '\0';
+}
+
+void cli_float_repr(double v, char out[CLI_FLOAT_REPR_SIZE]) {
+    if (isnan(v)) {
+        strcpy(out, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        strcpy(out, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (v == 0) {
+        strcpy(out, signbit(v) ? "-0.0" : "0.0");
+        return;
+    }
+    char buf[40];
+    shortest_exp(v, buf, sizeof buf);
+    int negative = buf[0] == '-';
+    const char *m = buf + negative;
+    char digits[24];
+    size_t nd = 0;
+    for (const char *p = m; *p && *p != 'e'; p++)
+        if (*p != '.') digits[nd++] = *p;
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    int e = atoi(strchr(m, 'e') + 1);
+    if (e >= -4 && e < 16) {
+        positional(out, negative, digits, nd, e);
+        return;
+    }
+    char *p = out;
+    if (negative) *p++ = '-';
+    *p++ = digits[0];
+    if (nd > 1) {
+        *p++ = '.';
+        memcpy(p, digits + 1, nd - 1);
+        p += nd - 1;
+    }
+    snprintf(p, CLI_FLOAT_REPR_SIZE - (size_t)(p - out), "e%c%02d", e < 0 ? '-' : '+', abs(e));
+}
+
+/* --- Python repr of strings ------------------------------------------------ */
+
+void cli_put_str_repr(FILE *out, const char *s) {
+    char quote = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    fputc(quote, out);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t cp;
+        size_t len = utf8_decode(p, &cp);
+        if (cp == '\\' || cp == (uint32_t)quote)
+            fprintf(out, "\\%c", (char)cp);
+        else if (cp == '\n')
+            fputs("\\n", out);
+        else if (cp == '\r')
+            fputs("\\r", out);
+        else if (cp == '\t')
+            fputs("\\t", out);
+        else if (cp < 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD)
+            fprintf(out, "\\x%02x", (unsigned)cp);
+        else if ((cp >= 0x200B && cp <= 0x200F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF)
+            fprintf(out, "\\u%04x", (unsigned)cp);
+        else
+            fwrite(p, 1, len, out);
+        p += len;
+    }
+    fputc(quote, out);
+}
+
+void cli_put_list_repr(FILE *out, const char *const *items, size_t n) {
+    fputc('[', out);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputs(", ", out);
+        cli_put_str_repr(out, items[i]);
+    }
+    fputc(']', out);
+}
+
+/* --- JSON and CSV ----------------------------------------------------------- */
+
+static void put_json_escape(FILE *out, uint32_t cp) {
+    switch (cp) {
+    case '"':
+        fputs("\\\"", out);
+        return;
+    case '\\':
+        fputs("\\\\", out);
+        return;
+    case '\n':
+        fputs("\\n", out);
+        return;
+    case '\r':
+        fputs("\\r", out);
+        return;
+    case '\t':
+        fputs("\\t", out);
+        return;
+    case '\b':
+        fputs("\\b", out);
+        return;
+    case '\f':
+        fputs("\\f", out);
+        return;
+    default:
+        break;
+    }
+    if (cp >= 0x20 && cp < 0x7F) {
+        fputc((int)cp, out);
+    } else if (cp < 0x10000) {
+        fprintf(out, "\\u%04x", (unsigned)cp);
+    } else {
+        cp -= 0x10000;
+        fprintf(out, "\\u%04x\\u%04x", 0xD800u + (unsigned)(cp >> 10),
+                0xDC00u + (unsigned)(cp & 0x3FF));
+    }
+}
+
+void cli_put_json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t cp;
+        p += utf8_decode(p, &cp);
+        put_json_escape(out, cp);
+    }
+    fputc('"', out);
+}
+
+void cli_put_csv_field(FILE *out, const char *s) {
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}

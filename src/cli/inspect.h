@@ -1,0 +1,53 @@
+/*
+ * `scope-profiler inspect`: the parts of one file's report (inspect.c runs
+ * them per file). Layout per python_semantics.md §7.2.
+ */
+#ifndef SP_CLI_INSPECT_H
+#define SP_CLI_INSPECT_H
+
+#include <stdio.h>
+
+#include "cli/cli_list.h"
+#include "cli/cli_select.h"
+#include "scope_profiler/results.h"
+
+typedef enum inspect_format { INSPECT_TABLE = 0, INSPECT_JSON, INSPECT_CSV } inspect_format;
+
+typedef struct inspect_options {
+    cli_select select;
+    sp_filter filter; /* from select, once the options are parsed */
+    const char *sort;
+    cli_list columns;
+    const char *percentage_mode;
+    cli_list source;
+    const char *export_metadata;
+    inspect_format format;
+    int format_given;
+    int metadata_only;
+    int regions_only;
+    int full;
+    int quiet;
+    int per_rank;
+    int ascii;
+    int colour; /* bold titles on stdout */
+} inspect_options;
+
+/* The banner: rule, "{label} - {path}", the counts line, rule, empty line. */
+void inspect_print_header(FILE *out, const sp_results *r, const char *path,
+                          const inspect_options *o);
+
+/* The "Metadata" section, grouped, values clipped unless o->full; then an empty line.
+ * Returns 0 or CLI_EXIT_USAGE (out of memory, reported). */
+int inspect_print_metadata(FILE *out, const sp_results *r, const inspect_options *o);
+
+/* The summary table titled "Regions (N)" with its notes. Returns 0 or an
+ * exit code after printing the error. */
+int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o);
+
+/* The "Source (N)" section for the names of --source. */
+void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o);
+
+/* The summary rows as JSON or CSV (--format). Returns 0 or an exit code. */
+int inspect_print_rows(FILE *out, const sp_results *r, const inspect_options *o);
+
+#endif

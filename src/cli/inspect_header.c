@@ -1,0 +1,68 @@
+/* inspect: the banner of one file (python_semantics.md §7.2). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli_colour.h"
+#include "cli/inspect.h"
+
+#define RULE "=============================================================================="
+
+/* The path as Python's pathlib prints it: repeated "/" collapsed (a leading
+ * "//" kept), "." components and a trailing "/" dropped; "" becomes ".".
+ * Writes into out (at least strlen(path) + 2 bytes). */
+static void pathlib_text(const char *path, char *out) {
+    char *o = out;
+    const char *p = path;
+    if (p[0] == '/') {
+        *o++ = '/';
+        if (p[1] == '/' && p[2] != '/') *o++ = '/';
+        while (*p == '/')
+            p++;
+    }
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (!(len == 1 && p[0] == '.')) {
+            if (o > out && o[-1] != '/') *o++ = '/';
+            memcpy(o, p, len);
+            o += len;
+        }
+        p += len;
+        while (*p == '/')
+            p++;
+    }
+    if (o == out) *o++ = '.';
+    *o = '\0';
+}
+
+static int any_region_has_calls(const sp_results *r) {
+    for (size_t i = 0; i < sp_results_num_regions(r); i++)
+        if (sp_mpi_region_num_calls(sp_results_region_at(r, i)) > 0) return 1;
+    return 0;
+}
+
+static double file_mib(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0.0;
+}
+
+void inspect_print_header(FILE *out, const sp_results *r, const char *path,
+                          const inspect_options *o) {
+    char *shown = malloc(strlen(path) + 2);
+    const char *label = sp_results_label(r);
+    fputs(RULE "\n", out);
+    if (shown) pathlib_text(path, shown);
+    if (label)
+        cli_print_title(out, o->colour, "%s - %s", label, shown ? shown : path);
+    else
+        cli_print_title(out, o->colour, "%s", shown ? shown : path);
+    free(shown);
+    fprintf(out, "%zu rank(s), %zu region(s), %.2f MiB", sp_results_num_ranks(r),
+            sp_results_num_regions(r), file_mib(path));
+    if (any_region_has_calls(r)) fprintf(out, ", %.6g s wall clock", sp_results_time_span(r));
+    double total = sp_results_total_time(r);
+    if (!isnan(total)) fprintf(out, ", %.6g s total (setup to finalize)", total);
+    fputs("\n" RULE "\n\n", out);
+}

@@ -1,0 +1,83 @@
+/*
+ * scope-profiler COMMAND [OPTIONS] FILE...: dispatch to the sub-commands,
+ * --help, --version, and the exit status of DESIGN.md §5.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_error.h"
+#include "scope_profiler.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} command;
+
+static const command COMMANDS[] = {
+    {"inspect", cli_inspect, cli_help_inspect}, {"stats", cli_stats, cli_help_stats},
+    {"events", cli_events, cli_help_events},    {"metadata", cli_metadata, cli_help_metadata},
+    {"merge", cli_merge, cli_help_merge},
+};
+#define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+static const command *find_command(const char *name) {
+    for (size_t i = 0; i < NUM_COMMANDS; i++)
+        if (strcmp(COMMANDS[i].name, name) == 0) return &COMMANDS[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name) {
+    cli_error("unknown command \"%s\" (commands: inspect, stats, events, metadata, merge; see "
+              "scope-profiler --help)",
+              name);
+    return CLI_EXIT_USAGE;
+}
+
+/* `scope-profiler help [COMMAND]`. */
+static int help(int argc, char **argv) {
+    if (argc < 3) {
+        fputs(cli_help_main, stdout);
+        return CLI_EXIT_OK;
+    }
+    const command *c = find_command(argv[2]);
+    if (!c) return unknown_command(argv[2]);
+    fputs(c->help, stdout);
+    return CLI_EXIT_OK;
+}
+
+/* Output that could not be written (a full disk, a closed pipe) is an error too. */
+static int finish(int rc) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("cannot write to standard output");
+        return rc ? rc : CLI_EXIT_USAGE;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv) {
+    if (argc < 2) {
+        cli_error("no command given (commands: inspect, stats, events, metadata, merge; see "
+                  "scope-profiler --help)");
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) return help(1, argv);
+    if (strcmp(name, "help") == 0) return help(argc, argv);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("scope-profiler %s\n", SP_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    if (name[0] == '-') {
+        cli_error("unknown option \"%s\" (a COMMAND comes first; see scope-profiler --help)", name);
+        return CLI_EXIT_USAGE;
+    }
+    const command *c = find_command(name);
+    if (!c) return unknown_command(name);
+    return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv) {
+    return finish(dispatch(argc, argv));
+}

@@ -1,0 +1,275 @@
+/*
+ * Writes the small profiles the CLI tests use besides tests/fixtures/, with
+ * fixed timestamps and metadata so that every output is stable:
+ *
+ *   meta.h5              rich metadata: every group, long values, modules, lists
+ *   nometa.h5            one region, no metadata at all
+ *   empty.h5             no region at all
+ *   source.h5            a region with captured source text, one without
+ *   names.h5             names with a comma, quotes, a line break, non-ASCII
+ *   threads.h5           two threads (the events' thread column)
+ *   run.rank{0,1,2}.h5   the MPI library's per-rank fallback files of one run
+ *   cb_rank{0,1}.h5      C-backend style: rows on rank 0, metadata mpi_rank
+ *   dup_a.h5, dup_b.h5   both rank 1 (merge must refuse them)
+ *   gap.rank{0,2}.h5     ranks 0 and 2 only (merge warns)
+ *   notes.txt            a text file (not a profile)
+ *   out/                 where the cases write their outputs
+ *
+ * Usage: make_profiles DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "format/writer.h"
+#include "model/model.h"
+
+#define NO_THREAD (-1)
+
+typedef struct call {
+    int region;
+    uint32_t rank;
+    int64_t start, end; /* ns */
+    int64_t thread;     /* NO_THREAD: the file has no thread ids */
+} call;
+
+static void check(int ok, const char *what) {
+    if (!ok) {
+        fprintf(stderr, "make_profiles: %s failed\n", what);
+        exit(1);
+    }
+}
+
+static void add_row(sp_model *m, const call *calls, size_t n, int region, uint32_t rank) {
+    uint64_t first = m->num_events;
+    for (size_t i = 0; i < n; i++) {
+        if (calls[i].region != region || calls[i].rank != rank) continue;
+        m->starts[m->num_events] = calls[i].start;
+        m->durations[m->num_events] = calls[i].end - calls[i].start;
+        if (m->thread_ids) m->thread_ids[m->num_events] = calls[i].thread;
+        m->num_events++;
+    }
+    if (m->num_events == first) return;
+    sp_model_row *row = &m->rows[m->num_rows++];
+    memset(row, 0, sizeof *row);
+    row->region = (uint32_t)region;
+    row->rank = rank;
+    row->offset = first;
+    row->count = m->num_events - first;
+    row->source_line = -1;
+    row->exclusive_total = -1;
+    row->source_file = sp_strdup("");
+    row->source_text = sp_strdup("");
+    row->tags = sp_strdup("[]");
+    row->event_metadata = sp_strdup("[]");
+    check(row->source_file && row->source_text && row->tags && row->event_metadata, "strdup");
+    sp_row_stats_compute(&row->stats, m->starts + first, m->durations + first, row->count);
+    row->has_stats = 1;
+}
+
+/* Rows by rank (0..7), then region; each row's calls in the given order. */
+static void build(sp_model *m, const char *const *names, size_t num_names, const call *calls,
+                  size_t n) {
+    memset(m, 0, sizeof *m);
+    m->schema = 3;
+    m->layout = SP_LAYOUT_COLUMNAR;
+    m->num_regions = num_names;
+    m->region_names = calloc(num_names + 1, sizeof *m->region_names);
+    m->starts = calloc(n + 1, sizeof *m->starts);
+    m->durations = calloc(n + 1, sizeof *m->durations);
+    m->rows = calloc(8 * num_names + 1, sizeof *m->rows);
+    check(m->region_names && m->starts && m->durations && m->rows, "calloc");
+    for (size_t i = 0; i < num_names; i++)
+        check((m->region_names[i] = sp_strdup(names[i])) != NULL, "strdup");
+    if (n && calls[0].thread != NO_THREAD) {
+        m->thread_ids = calloc(n + 1, sizeof *m->thread_ids);
+        check(m->thread_ids != NULL, "calloc");
+    }
+    for (uint32_t rank = 0; rank < 8; rank++)
+        for (size_t g = 0; g < num_names; g++)
+            add_row(m, calls, n, (int)g, rank);
+}
+
+static void write_file(const char *dir, const char *name, sp_model *m) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sp_write_options options = {SP_COMPRESSION_NONE, 0};
+    sp_error err = {0};
+    if (sp_write_model(m, path, &options, &err) != SP_OK) {
+        fprintf(stderr, "make_profiles: %s\n", err.message);
+        exit(1);
+    }
+    sp_model_clear(m);
+}
+
+static void meta_run(sp_model *m, const char *label, int64_t start, int64_t end) {
+    check(sp_model_meta_string(m, "label", label) == SP_OK, "meta");
+    check(sp_model_meta_int(m, "start_time_ns", start) == SP_OK, "meta");
+    check(sp_model_meta_int(m, "finalize_time_ns", end) == SP_OK, "meta");
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define MS       1000000LL
+#define T0       5000000000000LL /* every run starts at 5000 s on the clock */
+
+static void make_meta(const char *dir) {
+    static const char *const names[] = {"work"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 3 * MS, NO_THREAD}};
+    static const char *const modules[] = {"gcc/12.2.0", "openmpi/4.1.4", "hdf5/1.10.8"};
+    static const char *const hosts[] = {"node-a", "node-b"};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "rich metadata", T0, T0 + 10 * MS);
+    sp_model_meta_string(&m, "timestamp", "2026-11-29T12:00:00.000000+00:00");
+    sp_model_meta_string(&m, "user", "ada");
+    sp_model_meta_string(&m, "hostname", "node-a");
+    sp_model_meta_string(&m, "working_directory", "/home/ada/runs/42");
+    sp_model_meta_string(&m, "scope_profiler_version", "0.1.0");
+    sp_model_meta_string(&m, "platform", "Linux-6.1.0-x86_64-with-glibc2.36");
+    sp_model_meta_string(&m, "uname",
+                         "Linux node-a 6.1.0-26-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 "
+                         "(2024-09-30) x86_64 GNU/Linux and some more text");
+    sp_model_meta_string(&m, "chip_information", "Intel(R) Xeon(R) CPU @ 2.10GHz");
+    sp_model_meta_int(&m, "mpi_size", 1);
+    sp_model_meta_int(&m, "num_nodes", 1);
+    sp_model_meta_int(&m, "omp_num_threads", 4);
+    sp_model_meta_int(&m, "total_cores", 4);
+    sp_model_meta_string(&m, "SLURM_JOB_ID", "123456");
+    sp_model_meta_string(&m, "SLURMD_NODENAME", "node-a");
+    sp_model_meta_string(&m, "SLURM_NTASKS", "1");
+    sp_model_meta_string(
+        &m, "PATH",
+        "/opt/spack/gcc-12.2.0/openmpi-4.1.4/bin:/opt/spack/gcc-12.2.0/hdf5-1.10.8/"
+        "bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    sp_model_meta_string(&m, "LD_LIBRARY_PATH", "/opt/spack/lib");
+    sp_model_meta_list(&m, "modules", modules, COUNT(modules));
+    sp_model_meta_list(&m, "hosts", hosts, COUNT(hosts));
+    sp_model_meta_float(&m, "clock_ghz", 2.1);
+    sp_model_meta_float(&m, "tiny", 1.5e-05);
+    sp_model_meta_string(&m, "compiler", "GNU 12.2.0");
+    sp_model_meta_string(&m, "note", "naïve – ünïcode, 'quoted'");
+    write_file(dir, "meta.h5", &m);
+}
+
+static void make_small(const char *dir) {
+    static const char *const names[] = {"work"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 2 * MS, NO_THREAD},
+                                 {0, 0, T0 + 3 * MS, T0 + 5 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    write_file(dir, "nometa.h5", &m);
+
+    build(&m, NULL, 0, NULL, 0);
+    meta_run(&m, "nothing recorded", T0, T0 + 1 * MS);
+    write_file(dir, "empty.h5", &m);
+}
+
+static void make_source(const char *dir) {
+    static const char *const names[] = {"setup", "solve"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 2 * MS, NO_THREAD},
+                                 {1, 0, T0 + 3 * MS, T0 + 7 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "source", T0, T0 + 8 * MS);
+    sp_model_row *solve = &m.rows[1];
+    free(solve->source_file);
+    free(solve->source_text);
+    solve->source_file = sp_strdup("src/solver.c");
+    solve->source_line = 42;
+    solve->source_text = sp_strdup("SP_REGION(\"solve\") {\n    iterate(&state);\n}\n");
+    check(solve->source_file && solve->source_text, "strdup");
+    write_file(dir, "source.h5", &m);
+}
+
+static void make_names(const char *dir) {
+    static const char *const names[] = {"a,b", "say \"hi\"", "line\nbreak", "ünï/cöde"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 2 * MS, NO_THREAD},
+                                 {1, 0, T0 + 3 * MS, T0 + 4 * MS, NO_THREAD},
+                                 {2, 0, T0 + 5 * MS, T0 + 6 * MS, NO_THREAD},
+                                 {3, 0, T0 + 7 * MS, T0 + 9 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "names", T0, T0 + 10 * MS);
+    write_file(dir, "names.h5", &m);
+}
+
+static void make_threads(const char *dir) {
+    static const char *const names[] = {"work", "io"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 4 * MS, 1},
+                                 {0, 0, T0 + 2 * MS, T0 + 5 * MS, 2},
+                                 {1, 0, T0 + 2500000, T0 + 3 * MS, 1}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "threads", T0, T0 + 6 * MS);
+    write_file(dir, "threads.h5", &m);
+}
+
+/* One rank's file of a 3-rank run (as the MPI library's fallback writes it). */
+static void make_rank_file(const char *dir, uint32_t rank) {
+    static const char *const names[][3] = {
+        {"setup", "solve", NULL}, {"setup", "solve", "io"}, {"solve", "extra", NULL}};
+    static const size_t num_names[] = {2, 3, 2};
+    static const char *const hosts[] = {"node-a", "node-a", "node-b"};
+    int64_t base = T0 + rank * MS; /* rank r is r ms late */
+    call calls[] = {{0, rank, base + 0 * MS, base + 2 * MS, NO_THREAD},
+                    {1, rank, base + 2 * MS, base + 5 * MS, NO_THREAD},
+                    {1, rank, base + 6 * MS, base + (9 + rank) * MS, NO_THREAD},
+                    {2, rank, base + 3 * MS, base + 4 * MS, NO_THREAD}};
+    size_t n = num_names[rank] == 3 ? 4 : 3;
+    sp_model m;
+    build(&m, names[rank], num_names[rank], calls, n);
+    meta_run(&m, "per-rank run", T0, T0 + 20 * MS);
+    sp_model_meta_string(&m, "hostname", hosts[rank]);
+    sp_model_meta_int(&m, "mpi_size", 3);
+    sp_model_meta_int(&m, "num_nodes", 1);
+    sp_model_meta_int(&m, "mpi_rank", rank);
+    char name[64];
+    snprintf(name, sizeof name, "run.rank%u.h5", rank);
+    write_file(dir, name, &m);
+}
+
+/* A per-rank file whose rows all say `rank`, with metadata mpi_rank (or none: -1). */
+static void make_one_rank(const char *dir, const char *name, uint32_t rank, int64_t mpi_rank) {
+    static const char *const names[] = {"kernel"};
+    int64_t base = T0 + (mpi_rank > 0 ? mpi_rank : rank) * MS;
+    call calls[] = {{0, rank, base, base + 3 * MS, NO_THREAD},
+                    {0, rank, base + 4 * MS, base + 6 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    sp_model_meta_string(&m, "label", "one rank");
+    sp_model_meta_int(&m, "start_time_ns", T0);
+    if (mpi_rank >= 0) sp_model_meta_int(&m, "mpi_rank", mpi_rank);
+    sp_model_meta_string(&m, "source_language", "c");
+    write_file(dir, name, &m);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_profiles DIR\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    char out[4096];
+    snprintf(out, sizeof out, "%s/out", dir);
+    check(mkdir(out, 0777) == 0 || errno == EEXIST, "mkdir out");
+    make_meta(dir);
+    make_small(dir);
+    make_source(dir);
+    make_names(dir);
+    make_threads(dir);
+    for (uint32_t r = 0; r < 3; r++)
+        make_rank_file(dir, r);
+    make_one_rank(dir, "cb_rank0.h5", 0, 0);
+    make_one_rank(dir, "cb_rank1.h5", 0, 1);
+    make_one_rank(dir, "dup_a.h5", 1, -1);
+    make_one_rank(dir, "dup_b.h5", 1, -1);
+    make_one_rank(dir, "gap.rank0.h5", 0, -1);
+    make_one_rank(dir, "gap.rank2.h5", 2, -1);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    FILE *f = fopen(path, "w");
+    check(f && fputs("not a profile\n", f) >= 0 && fclose(f) == 0, "notes.txt");
+    return 0;
+}
