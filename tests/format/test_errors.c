@@ -398,7 +398,7 @@ static void test_duplicate_and_scattered_rows(void **state) {
 static void test_bad_thread_ids(void **state) {
     (void)state;
     const char *path = basic("threads.h5");
-    int64_t ids[] = {0, 0, 0, 0, 0, 0, 0, -2, 0};
+    int64_t ids[10] = {0, 0, 0, 0, 0, 0, 0, -2, 0, 0};
     fs_replace_ints(path, "/events/thread_ids", H5T_STD_I64LE, ids, 9);
     fs_expect_error(path, SP_ERR_DAMAGED, "/events/thread_ids[7] is -2");
     fs_replace_ints(path, "/events/thread_ids", H5T_STD_I64LE, ids, 5);
