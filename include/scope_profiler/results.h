@@ -409,6 +409,8 @@ typedef struct sp_print_options {
                                     tree prefixes "\\- " and "| "; "(r)" for the recursion mark */
     const char *title;           /* notes box title; NULL = "<label> - <relpath> (N rank[s])" */
     const char *percentage_mode; /* NULL/"coverage" or "exclusive" (the percent column) */
+    int title_counts_rows;       /* nonzero: " (N)" is appended to the title, N being the
+                                    number of regions shown (as inspect's "Regions (N)") */
 } sp_print_options;
 
 /**
@@ -418,6 +420,15 @@ typedef struct sp_print_options {
  */
 SP_API sp_status sp_print_summary(const sp_results *results, FILE *out,
                                   const sp_print_options *options, sp_error *err);
+
+/**
+ * A region's captured source: the file and line of its first call site and
+ * the text captured at finalize (capture_region_source), from the first rank
+ * that has a text (else the first with a location). Unknown parts are ""
+ * and -1. Returns 1 when the text is non-empty, 0 otherwise (also for NULL).
+ */
+SP_API int sp_mpi_region_source(const sp_mpi_region *region, const char **file, int64_t *line,
+                                const char **text);
 
 /**
  * Summary rows (to_dataframe) as CSV or JSON, keys named as in summary():
@@ -515,6 +526,10 @@ typedef struct sp_stats_options {
  *  files} as JSON text (free with free()); NULL with err on error. */
 SP_API char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_runs,
                                           const sp_stats_options *options, sp_error *err);
+/** The document sp_write_region_statistics_json() writes (envelope and final
+ *  newline included), as a string to free(); NULL with err on error. */
+SP_API char *sp_format_region_statistics_json(const sp_results *const *runs, size_t num_runs,
+                                              const sp_stats_options *options, sp_error *err);
 /** write_region_statistics_json(): {"format": "scope-profiler-plot-data",
  *  "format_version": 1, "plot": "region_statistics", ...payload}; with no runs
  *  nothing is written (SP_OK), as in the Python package. */

@@ -1,5 +1,6 @@
 set(SP_SOURCES_analysis
     clock_alignment.c
+    region_source.c
     threads.c
     call_tree.c
     events.c

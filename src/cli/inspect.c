@@ -154,6 +154,7 @@ static int report(const sp_results *r, const char *path, const inspect_options *
     inspect_print_header(stdout, r, path, o);
     int rc = 0;
     if (!o->regions_only) rc = inspect_print_metadata(stdout, r, o);
+    if (!rc && !o->metadata_only && !o->regions_only) inspect_print_threads(stdout, r, o);
     if (!rc && !o->metadata_only) rc = inspect_print_regions(stdout, r, o);
     if (!rc && o->source.count) inspect_print_source(stdout, r, o);
     return rc;

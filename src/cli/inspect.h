@@ -44,6 +44,10 @@ int inspect_print_metadata(FILE *out, const sp_results *r, const inspect_options
  * exit code after printing the error. */
 int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o);
 
+/* The "Threads (N)" section (rank, thread, name, native id, wall, CPU, calls,
+ * time in regions) when some rank recorded from several threads. */
+void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options *o);
+
 /* The "Source (N)" section for the names of --source. */
 void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o);
 

@@ -5,7 +5,6 @@
 #include "cli/cli.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
-#include "cli/cli_source.h"
 #include "cli/cli_text.h"
 #include "cli/inspect.h"
 
@@ -20,59 +19,10 @@ static sp_print_options print_options(const inspect_options *o) {
     return p;
 }
 
-/* Counts the data lines of an ASCII table whose first cell is not blank. */
-static size_t count_filled_lines(const char *text) {
-    size_t n = 0;
-    int header_seen = 0;
-    for (const char *line = text; *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (len > 4 && strncmp(line, "  | ", 4) == 0 && line[4] != ' ') {
-            if (header_seen) n++;
-            header_seen = 1;
-        }
-        line += len + (nl ? 1 : 0);
-    }
-    return n;
-}
-
-/*
- * The number of rows print_summary shows, "(own)" rows aside (the title of
- * the Python inspect's table). The public API does not report it, so this
- * prints the table with only the calls column, where "(own)" rows are the
- * rows with an empty cell, and counts the others.
- */
-static int count_table_rows(const sp_results *r, const inspect_options *o, size_t *count) {
-    static const char *const calls_column[] = {"calls"};
-    sp_print_options p = print_options(o);
-    p.columns = calls_column;
-    p.num_columns = 1;
-    p.ascii = 1;
-    p.suppress_notes = 1;
-    p.title = "";
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f) return cli_out_of_memory();
-    sp_error err = {0};
-    sp_status st = sp_print_summary(r, f, &p, &err);
-    if (fclose(f) != 0 && st == SP_OK) st = SP_ERR_OUT_OF_MEMORY;
-    if (st == SP_OK) *count = count_filled_lines(text);
-    free(text);
-    if (st == SP_OK) return 0;
-    if (st == SP_ERR_OUT_OF_MEMORY && !err.message[0]) return cli_out_of_memory();
-    cli_error_sp(&err);
-    return CLI_EXIT_USAGE;
-}
-
 int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o) {
-    size_t rows = 0;
-    int rc = count_table_rows(r, o, &rows);
-    if (rc) return rc;
-    char title[64];
-    snprintf(title, sizeof title, "Regions (%zu)", rows);
     sp_print_options p = print_options(o);
-    p.title = title;
+    p.title = "Regions";
+    p.title_counts_rows = 1; /* "Regions (N)", as the Python inspect titles it */
     sp_error err = {0};
     if (sp_print_summary(r, out, &p, &err) == SP_OK) return 0;
     cli_error_sp(&err);
@@ -127,17 +77,18 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
         fputc('\n', out);
         return;
     }
-    cli_source src;
-    if (!cli_region_source(r, name, &src)) {
+    const char *file, *text;
+    int64_t line;
+    if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
         fprintf(out, "  %s: source not captured\n", name);
         return;
     }
-    fprintf(out, "  %s  (%s:", name, src.file && *src.file ? src.file : "None");
-    if (src.line >= 0)
-        fprintf(out, "%lld)\n", (long long)src.line);
+    fprintf(out, "  %s  (%s:", name, *file ? file : "None");
+    if (line >= 0)
+        fprintf(out, "%lld)\n", (long long)line);
     else
         fputs("None)\n", out);
-    print_source_lines(out, src.text);
+    print_source_lines(out, text);
 }
 
 void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o) {

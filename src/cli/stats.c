@@ -41,23 +41,16 @@ static int on_option(void *ctx, int id, const char *value) {
     }
 }
 
-/* The file's text on stdout: the payload behind the same envelope
- * ("format", "format_version", "plot") that the written file carries. */
+/* The file's text on stdout, exactly as -o PATH would write it. */
 static int print_document(const cli_runs *runs, const sp_stats_options *so) {
     sp_error err = {0};
-    char *payload = sp_collect_region_statistics(cli_runs_items(runs), runs->count, so, &err);
-    if (!payload) {
+    char *doc = sp_format_region_statistics_json(cli_runs_items(runs), runs->count, so, &err);
+    if (!doc) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    const char *body = strncmp(payload, "{\n", 2) == 0 ? payload + 2 : NULL;
-    if (body)
-        printf("{\n  \"format\": \"scope-profiler-plot-data\",\n  \"format_version\": 1,\n"
-               "  \"plot\": \"region_statistics\",\n%s",
-               body);
-    else
-        fputs(payload, stdout);
-    free(payload);
+    fputs(doc, stdout);
+    free(doc);
     return 0;
 }
 

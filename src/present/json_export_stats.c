@@ -233,18 +233,13 @@ char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_run
     return text;
 }
 
-sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t num_runs,
-                                          const sp_stats_options *options, const char *out_path,
-                                          sp_error *err) {
-    if (!out_path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "no output path given");
+/* The written document: the payload inside its envelope (FORMAT.md §7). */
+static struct json_object *statistics_document(const sp_results *const *runs, size_t num_runs,
+                                               const sp_stats_options *options, sp_error *err) {
     struct json_object *payload = sp_region_statistics_payload(runs, num_runs, options, err);
-    if (!payload) return err && err->status ? err->status : SP_ERR_OUT_OF_MEMORY;
-    if (!num_runs) { /* like the Python package: nothing to write */
-        json_object_put(payload);
-        return SP_OK;
-    }
+    if (!payload) return NULL;
     struct json_object *doc = json_object_new_object();
-    int ok = sp_json_add_string(doc, "format", "scope-profiler-plot-data") &&
+    int ok = doc && sp_json_add_string(doc, "format", "scope-profiler-plot-data") &&
              sp_json_add_int(doc, "format_version", 1) &&
              sp_json_add_string(doc, "plot", "region_statistics");
     json_object_object_foreach(payload, key, value) {
@@ -253,7 +248,27 @@ sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t 
     json_object_put(payload);
     if (!ok) {
         json_object_put(doc);
-        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", out_path);
+        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
     }
+    return doc;
+}
+
+char *sp_format_region_statistics_json(const sp_results *const *runs, size_t num_runs,
+                                       const sp_stats_options *options, sp_error *err) {
+    struct json_object *doc = statistics_document(runs, num_runs, options, err);
+    if (!doc) return NULL;
+    char *text = sp_json_export_text(doc, err);
+    json_object_put(doc);
+    return text;
+}
+
+sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t num_runs,
+                                          const sp_stats_options *options, const char *out_path,
+                                          sp_error *err) {
+    if (!out_path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "no output path given");
+    if (!num_runs) return SP_OK; /* like the Python package: nothing to write */
+    struct json_object *doc = statistics_document(runs, num_runs, options, err);
+    if (!doc) return err && err->status ? err->status : SP_ERR_OUT_OF_MEMORY;
     return sp_json_export_write(doc, out_path, err);
 }

@@ -37,6 +37,12 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
     /* Python: title or default_title(), so an empty title also gets the default */
     title =
         options->title && *options->title ? strdup(options->title) : sp_run_default_title(results);
+    if (title && options->title_counts_rows) {
+        char *counted = NULL;
+        if (asprintf(&counted, "%s (%zu)", title, rows.count) < 0) counted = NULL;
+        free(title);
+        title = counted;
+    }
     if (!title) {
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         goto done;

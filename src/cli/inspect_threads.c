@@ -1,0 +1,45 @@
+/* inspect: the "Threads" section, for files whose ranks recorded from several threads. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_colour.h"
+#include "cli/inspect.h"
+
+/* Seconds with 6 decimals, or "-" when unknown. */
+static void seconds(char *buf, size_t size, double s) {
+    if (isnan(s))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.6f", s);
+}
+
+void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options *o) {
+    size_t lanes = sp_results_num_threads(r);
+    if (lanes <= sp_results_num_data_ranks(r)) return; /* one thread per rank: nothing to add */
+    cli_print_title(out, o->colour, "Threads (%zu)", lanes);
+    size_t name_width = strlen("name");
+    for (size_t i = 0; i < lanes; i++) {
+        sp_thread_summary t;
+        if (sp_results_thread_summary(r, i, &t, NULL) == SP_OK && strlen(t.name) > name_width)
+            name_width = strlen(t.name);
+    }
+    fprintf(out, "  %-6s %-6s %-*s %-10s %-10s %-10s %-8s %s\n", "rank", "thread", (int)name_width,
+            "name", "native id", "wall [s]", "cpu [s]", "calls", "in regions [s]");
+    for (size_t i = 0; i < lanes; i++) {
+        sp_thread_summary t;
+        if (sp_results_thread_summary(r, i, &t, NULL) != SP_OK) continue;
+        char wall[32], cpu[32], inside[32], native[32];
+        seconds(wall, sizeof wall, t.wall_time);
+        seconds(cpu, sizeof cpu, t.cpu_time);
+        seconds(inside, sizeof inside, t.time_in_regions);
+        if (t.native_id >= 0)
+            snprintf(native, sizeof native, "%lld", (long long)t.native_id);
+        else
+            snprintf(native, sizeof native, "-");
+        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank,
+                (long long)t.index, (int)name_width, t.name, native, wall, cpu,
+                (unsigned long long)t.num_calls, inside);
+    }
+    fputc('\n', out);
+}
