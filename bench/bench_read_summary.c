@@ -1,0 +1,108 @@
+/*
+ * bench_read_summary: writes a profile of N calls (default 10 million; a
+ * time-step loop with nested regions, compressed as the default policy
+ * does), then reads it back and computes the full summary (call tree,
+ * exclusive times, percentiles). Prints the time and the peak memory per
+ * call of the read + summary, and the same with the summary table.
+ *   build/bench/bench_read_summary [calls]
+ */
+#include <scope_profiler.h>
+#include <scope_profiler/results.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long status_kib(const char *field) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long value = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, n) == 0) value = atol(line + n);
+    if (f) fclose(f);
+    return value;
+}
+
+static void reset_peak(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+/* timestep > (assemble, solve > (io)) : 4 regions, nesting three deep. */
+static void write_profile(const char *path, long calls) {
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    sp_setup(&opt);
+    sp_region_t step = sp_region("timestep"), assemble = sp_region("assemble"),
+                solve = sp_region("solve"), io = sp_region("io");
+    for (long i = 0; i < calls / 4; i++) {
+        sp_begin(step);
+        sp_begin(assemble);
+        sp_end(assemble);
+        sp_begin(solve);
+        sp_begin(io);
+        sp_end(io);
+        sp_end(solve);
+        sp_end(step);
+    }
+    sp_finalize_options quiet = {.quiet = 1};
+    sp_finalize(&quiet);
+}
+
+static void measure(const char *path, long calls, int with_table) {
+    long before = status_kib("VmRSS:");
+    reset_peak();
+    double t0 = now_s();
+    sp_error err;
+    sp_results *r = sp_read(path, &err);
+    if (!r) {
+        fprintf(stderr, "bench_read_summary: %s\n", err.message);
+        exit(1);
+    }
+    double t_read = now_s() - t0;
+    sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
+    if (!rows) {
+        fprintf(stderr, "bench_read_summary: %s\n", err.message);
+        exit(1);
+    }
+    if (with_table) {
+        FILE *null = fopen("/dev/null", "w");
+        sp_print_summary(r, null, NULL, &err);
+        fclose(null);
+    }
+    double t = now_s() - t0;
+    long peak = status_kib("VmHWM:");
+    printf("read %.3f s + summary%s %.3f s = %.3f s for %ld calls; peak %.1f bytes per call "
+           "(%.1f MiB)\n",
+           t_read, with_table ? " and table" : "", t - t_read, t, calls,
+           (peak - before) * 1024.0 / (double)calls, (peak - before) / 1024.0);
+    sp_summary_rows_free(rows);
+    sp_results_free(r);
+}
+
+int main(int argc, char **argv) {
+    long calls = argc > 1 ? atol(argv[1]) : 10000000;
+    char path[4096];
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/bench_read_%ld.h5", dir && *dir ? dir : "/tmp",
+             (long)getpid());
+    unsetenv("SCOPE_PROFILER_OUTPUT");
+    unsetenv("SCOPE_PROFILER_DISABLE");
+    write_profile(path, calls);
+    printf("== read and summarise %ld calls (gzip-compressed, 4 nested regions)\n", calls);
+    measure(path, calls, 0);
+    measure(path, calls, 1);
+    unlink(path);
+    return 0;
+}
