@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "analysis/lanes.h"
-#include "analysis/pyrepr.h"
-#include "analysis/strbuf.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
+#include "common/text_buffer.h"
 #include "common/error.h"
 
 typedef struct cursor {
@@ -114,25 +115,25 @@ static void walk_free(walk *w, size_t n) {
     sp_lanes_free(&w->lanes);
 }
 
-static void append_label(sp_strbuf *b, const sp_results *r, const sp_tree_frame *f) {
+static void append_label(sp_textbuf *b, const sp_results *r, const sp_tree_frame *f) {
     const sp_model_row *row = &r->m.rows[f->row];
-    sp_py_repr_str(b, r->m.region_names[row->region]);
-    sp_strbuf_printf(b, " call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns", f->event - row->offset,
+    sp_py_str_repr(b, r->m.region_names[row->region]);
+    sp_textbuf_printf(b, " call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns", f->event - row->offset,
                      f->start, f->end);
 }
 
 static sp_status nesting_error(const sp_results *r, const sp_tree_frame *child,
                                const sp_tree_frame *parent, sp_error *err) {
-    sp_strbuf b = {0};
-    sp_strbuf_puts(&b, "recorded calls are not properly nested: ");
+    sp_textbuf b = {0};
+    sp_textbuf_append(&b, "recorded calls are not properly nested: ");
     append_label(&b, r, child);
-    sp_strbuf_puts(&b, " starts inside ");
+    sp_textbuf_append(&b, " starts inside ");
     append_label(&b, r, parent);
-    sp_strbuf_puts(&b, " but ends after it. Regions must nest completely or not overlap at all"
+    sp_textbuf_append(&b, " but ends after it. Regions must nest completely or not overlap at all"
                        " - check for a missing or misordered sp_end / __exit__.");
-    const char *text = sp_strbuf_text(&b);
+    const char *text = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_NESTING, "%s", text ? text : "recorded calls are not properly nested");
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return SP_ERR_NESTING;
 }
 

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/pyrepr.h"
-#include "analysis/strbuf.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
+#include "common/text_buffer.h"
 #include "common/error.h"
 
 struct sp_compiled_filter {
@@ -25,13 +26,13 @@ static sp_status bad_pattern(const char *kind, const char *pattern, int code, PC
     PCRE2_UCHAR reason[256];
     if (pcre2_get_error_message(code, reason, sizeof reason) < 0)
         strcpy((char *)reason, "unknown error");
-    sp_strbuf b = {0};
-    sp_strbuf_printf(&b, "invalid %s pattern ", kind);
-    sp_py_repr_str(&b, pattern);
-    sp_strbuf_printf(&b, " at position %zu: %s", (size_t)offset, (const char *)reason);
-    const char *text = sp_strbuf_text(&b);
+    sp_textbuf b = {0};
+    sp_textbuf_printf(&b, "invalid %s pattern ", kind);
+    sp_py_str_repr(&b, pattern);
+    sp_textbuf_printf(&b, " at position %zu: %s", (size_t)offset, (const char *)reason);
+    const char *text = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_BAD_PATTERN, "%s", text ? text : "invalid pattern");
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return SP_ERR_BAD_PATTERN;
 }
 

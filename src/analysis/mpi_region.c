@@ -3,8 +3,9 @@
 #include <stdlib.h>
 
 #include "analysis/internal.h"
-#include "analysis/pyrepr.h"
-#include "analysis/strbuf.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
+#include "common/text_buffer.h"
 #include "common/error.h"
 
 uint32_t sp_region_entry_index(const sp_mpi_region *reg, uint32_t rank, int *found) {
@@ -231,31 +232,31 @@ const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *reg, uint32_t rank
     int found;
     uint32_t i = sp_region_entry_index(reg, rank, &found);
     if (found) return &reg->owner->rank_regions[reg->by_rank[i]];
-    sp_strbuf b = {0};
+    sp_textbuf b = {0};
     uint32_t *ranks = malloc((reg->num_entries ? reg->num_entries : 1) * sizeof *ranks);
-    sp_strbuf_puts(&b, "Region ");
-    sp_py_repr_str(&b, sp_mpi_region_name(reg));
-    sp_strbuf_printf(&b, " has no data for rank %u. Available ranks: ", (unsigned)rank);
+    sp_textbuf_append(&b, "Region ");
+    sp_py_str_repr(&b, sp_mpi_region_name(reg));
+    sp_textbuf_printf(&b, " has no data for rank %u. Available ranks: ", (unsigned)rank);
     for (size_t k = 0; ranks && k < reg->num_entries; k++)
         ranks[k] = sp_mpi_region_rank_id(reg, k);
-    if (ranks) sp_py_repr_u32_list(&b, ranks, reg->num_entries);
-    const char *text = sp_strbuf_text(&b);
+    if (ranks) sp_py_u32_list_repr(&b, ranks, reg->num_entries);
+    const char *text = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_NO_SUCH_RANK, "%s", text && ranks ? text : "no data for that rank");
     free(ranks);
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return NULL;
 }
 
 int sp_mpi_region_describe(const sp_mpi_region *reg, char *buf, size_t size) {
-    sp_strbuf b = {0};
-    sp_strbuf_puts(&b, "<MPIRegion ");
-    sp_py_repr_str(&b, sp_mpi_region_name(reg));
-    sp_strbuf_printf(&b, ": %llu calls on %zu rank(s), total %.6g s, avg %.6g s>",
+    sp_textbuf b = {0};
+    sp_textbuf_append(&b, "<MPIRegion ");
+    sp_py_str_repr(&b, sp_mpi_region_name(reg));
+    sp_textbuf_printf(&b, ": %llu calls on %zu rank(s), total %.6g s, avg %.6g s>",
                      (unsigned long long)sp_mpi_region_num_calls(reg), reg->num_entries,
                      sp_mpi_region_total_duration(reg), sp_mpi_region_average_duration(reg));
-    const char *text = sp_strbuf_text(&b);
+    const char *text = sp_textbuf_str(&b);
     int needed = text ? (int)b.len : -1;
     if (text && size) snprintf(buf, size, "%s", text);
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return needed;
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/strbuf.h"
+#include "common/text_buffer.h"
 
 static const char path_separator[] = " > ";
 
@@ -269,13 +269,13 @@ char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
     if (!chain) return NULL;
     for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent)
         chain[k] = n;
-    sp_strbuf b = {0};
+    sp_textbuf b = {0};
     for (uint32_t k = 0; k <= depth; k++) {
-        if (k) sp_strbuf_puts(&b, path_separator);
+        if (k) sp_textbuf_append(&b, path_separator);
         *name_at = b.len;
         uint32_t piece = t->nodes[chain[k]].piece;
-        sp_strbuf_append(&b, t->piece_text[piece], t->piece_len[piece]);
+        sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
     }
     free(chain);
-    return sp_strbuf_take(&b);
+    return sp_textbuf_take(&b);
 }

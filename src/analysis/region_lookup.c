@@ -2,8 +2,9 @@
 #include <string.h>
 
 #include "analysis/internal.h"
-#include "analysis/pyrepr.h"
-#include "analysis/strbuf.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
+#include "common/text_buffer.h"
 #include "analysis/suggest.h"
 #include "common/error.h"
 
@@ -28,47 +29,47 @@ const sp_mpi_region *sp_results_region_at(const sp_results *r, size_t index) {
 
 /* Appends the names as a Python list, cut short with "..." so that `reserve`
  * bytes still fit into an sp_error message after it. */
-static void append_names(sp_strbuf *b, const char *const *names, size_t n, size_t reserve) {
+static void append_names(sp_textbuf *b, const char *const *names, size_t n, size_t reserve) {
     const size_t room = sizeof(((sp_error *)0)->message) - 1;
-    sp_strbuf item = {0};
-    sp_strbuf_puts(b, "[");
+    sp_textbuf item = {0};
+    sp_textbuf_append(b, "[");
     for (size_t i = 0; i < n; i++) {
         item.len = 0;
-        sp_py_repr_str(&item, names[i]);
-        const char *text = sp_strbuf_text(&item);
+        sp_py_str_repr(&item, names[i]);
+        const char *text = sp_textbuf_str(&item);
         size_t sep = i ? 2 : 0;
         if (text && b->len + sep + item.len + 1 + reserve > room) {
-            sp_strbuf_puts(b, i ? ", ...]" : "...]");
-            sp_strbuf_free(&item);
+            sp_textbuf_append(b, i ? ", ...]" : "...]");
+            sp_textbuf_free(&item);
             return;
         }
-        if (sep) sp_strbuf_puts(b, ", ");
-        if (text) sp_strbuf_append(b, text, item.len);
+        if (sep) sp_textbuf_append(b, ", ");
+        if (text) sp_textbuf_append_n(b, text, item.len);
     }
-    sp_strbuf_puts(b, "]");
-    sp_strbuf_free(&item);
+    sp_textbuf_append(b, "]");
+    sp_textbuf_free(&item);
 }
 
 const sp_mpi_region *sp_results_get(const sp_results *r, const char *name, sp_error *err) {
     long i = sp_results_find(r, name);
     if (i >= 0) return &r->regions[i];
     const char *const *names = (const char *const *)r->m.region_names;
-    sp_strbuf hint = {0}, b = {0};
+    sp_textbuf hint = {0}, b = {0};
     long close = name ? sp_suggest_name(name, names, r->m.num_regions) : -1;
     if (close >= 0) {
-        sp_strbuf_puts(&hint, " Did you mean ");
-        sp_py_repr_str(&hint, names[close]);
-        sp_strbuf_puts(&hint, "?");
+        sp_textbuf_append(&hint, " Did you mean ");
+        sp_py_str_repr(&hint, names[close]);
+        sp_textbuf_append(&hint, "?");
     }
-    sp_strbuf_puts(&b, "No region named ");
-    sp_py_repr_str(&b, name ? name : "");
-    sp_strbuf_printf(&b, " in %s. Available regions: ", r->path_text);
+    sp_textbuf_append(&b, "No region named ");
+    sp_py_str_repr(&b, name ? name : "");
+    sp_textbuf_printf(&b, " in %s. Available regions: ", r->path_text);
     append_names(&b, names, r->m.num_regions, hint.len + 6);
-    if (hint.len) sp_strbuf_append(&b, hint.data, hint.len);
-    const char *text = sp_strbuf_text(&b);
+    if (hint.len) sp_textbuf_append_n(&b, hint.data, hint.len);
+    const char *text = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_NO_SUCH_REGION, "%s", text ? text : "No region of that name");
-    sp_strbuf_free(&b);
-    sp_strbuf_free(&hint);
+    sp_textbuf_free(&b);
+    sp_textbuf_free(&hint);
     return NULL;
 }
 

@@ -4,18 +4,19 @@
 
 #include "analysis/clock_alignment.h"
 #include "analysis/internal.h"
-#include "analysis/pyrepr.h"
-#include "analysis/strbuf.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
+#include "common/text_buffer.h"
 #include "common/error.h"
 
 /* The path as Python's pathlib prints it: "./a//b/" -> "a/b", "" -> ".". */
 static char *pathlib_text(const char *path) {
-    sp_strbuf b = {0};
+    sp_textbuf b = {0};
     if (!path) path = "";
     size_t len = strlen(path), i = 0;
     if (len >= 2 && path[0] == '/' && path[1] == '/' && (len == 2 || path[2] != '/'))
-        sp_strbuf_puts(&b, "/"); /* POSIX keeps exactly two leading slashes */
-    if (len && path[0] == '/') sp_strbuf_puts(&b, "/");
+        sp_textbuf_append(&b, "/"); /* POSIX keeps exactly two leading slashes */
+    if (len && path[0] == '/') sp_textbuf_append(&b, "/");
     int need_sep = 0;
     while (i < len) {
         while (i < len && path[i] == '/')
@@ -25,12 +26,12 @@ static char *pathlib_text(const char *path) {
             i++;
         size_t n = i - start;
         if (n == 0 || (n == 1 && path[start] == '.')) continue;
-        if (need_sep) sp_strbuf_puts(&b, "/");
-        sp_strbuf_append(&b, path + start, n);
+        if (need_sep) sp_textbuf_append(&b, "/");
+        sp_textbuf_append_n(&b, path + start, n);
         need_sep = 1;
     }
-    if (b.len == 0) sp_strbuf_puts(&b, ".");
-    return sp_strbuf_take(&b);
+    if (b.len == 0) sp_textbuf_append(&b, ".");
+    return sp_textbuf_take(&b);
 }
 
 /* The last component of a pathlib text ("" for "/"). */
@@ -57,26 +58,26 @@ static char *path_stem(const char *text) {
 static sp_status label_text(const sp_meta_entry *e, char **out) {
     *out = NULL;
     if (!e) return SP_OK;
-    sp_strbuf b = {0};
+    sp_textbuf b = {0};
     switch (e->type) {
     case SP_META_INT:
         if (e->i == 0) return SP_OK;
-        sp_strbuf_printf(&b, "%lld", (long long)e->i);
+        sp_textbuf_printf(&b, "%lld", (long long)e->i);
         break;
     case SP_META_FLOAT:
         if (e->f == 0.0) return SP_OK;
-        sp_py_repr_float(&b, e->f);
+        sp_py_float_append(&b, e->f);
         break;
     case SP_META_STRING:
         if (!e->s || !e->s[0]) return SP_OK;
-        sp_strbuf_puts(&b, e->s);
+        sp_textbuf_append(&b, e->s);
         break;
     case SP_META_STRING_LIST:
         if (e->list_len == 0) return SP_OK;
-        sp_py_repr_str_list(&b, (const char *const *)e->list, e->list_len);
+        sp_py_str_list_repr(&b, (const char *const *)e->list, e->list_len);
         break;
     }
-    *out = sp_strbuf_take(&b);
+    *out = sp_textbuf_take(&b);
     return *out ? SP_OK : SP_ERR_OUT_OF_MEMORY;
 }
 
@@ -150,18 +151,18 @@ int sp_results_has_events(const sp_results *r) {
 }
 
 int sp_results_describe(const sp_results *r, char *buf, size_t size) {
-    sp_strbuf b = {0};
-    sp_strbuf_puts(&b, "<ProfilingResults ");
-    sp_py_repr_str(&b, path_name(r->path_text));
-    sp_strbuf_printf(&b, ": %zu region(s), %zu rank(s)>", r->m.num_regions, r->num_ranks);
-    const char *text = sp_strbuf_text(&b);
+    sp_textbuf b = {0};
+    sp_textbuf_append(&b, "<ProfilingResults ");
+    sp_py_str_repr(&b, path_name(r->path_text));
+    sp_textbuf_printf(&b, ": %zu region(s), %zu rank(s)>", r->m.num_regions, r->num_ranks);
+    const char *text = sp_textbuf_str(&b);
     int needed = text ? (int)b.len : -1;
     if (text && size) {
         size_t n = b.len < size - 1 ? b.len : size - 1;
         memcpy(buf, text, n);
         buf[n] = '\0';
     }
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return needed;
 }
 

@@ -13,7 +13,6 @@ set(SP_SOURCES_analysis
     path_trie.c
     path_walk.c
     pool.c
-    pyrepr.c
     rank_region.c
     region_lookup.c
     region_stats.c
@@ -21,7 +20,6 @@ set(SP_SOURCES_analysis
     results.c
     results_build.c
     run_times.c
-    strbuf.c
     suggest.c
     summary.c
     table_fallback.c

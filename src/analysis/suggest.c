@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/pyrepr.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
 #include "analysis/suggest.h"
 
 /* Decodes s into code points (malloc'ed); *n its length. */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/strbuf.h"
+#include "common/text_buffer.h"
 #include "analysis/table_build.h"
 #include "common/error.h"
 
@@ -22,13 +22,13 @@ sp_status sp_table_parse_options(const char *sort, const char *percentage_mode,
             return SP_OK;
         }
     }
-    sp_strbuf b = {0};
+    sp_textbuf b = {0};
     for (int i = 0; sp_sort_keys[i]; i++)
-        sp_strbuf_printf(&b, "%s%s", i ? ", " : "", sp_sort_keys[i]);
-    const char *keys = sp_strbuf_text(&b);
+        sp_textbuf_printf(&b, "%s%s", i ? ", " : "", sp_sort_keys[i]);
+    const char *keys = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_BAD_OPTION, "unknown sort key '%s'; choose one of: %s", sort,
                  keys ? keys : "start");
-    sp_strbuf_free(&b);
+    sp_textbuf_free(&b);
     return SP_ERR_BAD_OPTION;
 }
 

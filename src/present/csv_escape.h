@@ -6,11 +6,11 @@
 #ifndef SP_PRESENT_CSV_ESCAPE_H
 #define SP_PRESENT_CSV_ESCAPE_H
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 #define SP_CSV_EOL "\r\n"
 
 /* Appends s as one field; force_quote quotes it even when not needed. */
-void sp_csv_field(sp_tbuf *out, const char *s, int force_quote);
+void sp_csv_field(sp_textbuf *out, const char *s, int force_quote);
 
 #endif

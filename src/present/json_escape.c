@@ -3,11 +3,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "present/utf8.h"
+#include "common/utf8.h"
 
-void sp_json_escape_n(sp_tbuf *out, const char *s, size_t n) {
+void sp_json_escape_n(sp_textbuf *out, const char *s, size_t n) {
     const unsigned char *p = (const unsigned char *)s;
-    sp_tbuf_putc(out, '"');
+    sp_textbuf_putc(out, '"');
     while (n) {
         int32_t cp;
         size_t used = sp_utf8_decode(p, n, &cp);
@@ -15,44 +15,44 @@ void sp_json_escape_n(sp_tbuf *out, const char *s, size_t n) {
         n -= used;
         switch (cp) {
         case '"':
-            sp_tbuf_append(out, "\\\"");
+            sp_textbuf_append(out, "\\\"");
             continue;
         case '\\':
-            sp_tbuf_append(out, "\\\\");
+            sp_textbuf_append(out, "\\\\");
             continue;
         case '\n':
-            sp_tbuf_append(out, "\\n");
+            sp_textbuf_append(out, "\\n");
             continue;
         case '\r':
-            sp_tbuf_append(out, "\\r");
+            sp_textbuf_append(out, "\\r");
             continue;
         case '\t':
-            sp_tbuf_append(out, "\\t");
+            sp_textbuf_append(out, "\\t");
             continue;
         case '\b':
-            sp_tbuf_append(out, "\\b");
+            sp_textbuf_append(out, "\\b");
             continue;
         case '\f':
-            sp_tbuf_append(out, "\\f");
+            sp_textbuf_append(out, "\\f");
             continue;
         default:
             break;
         }
         if (cp < 0) {
-            sp_tbuf_append(out, "\\ufffd");
+            sp_textbuf_append(out, "\\ufffd");
         } else if (cp >= 0x20 && cp < 0x7F) {
-            sp_tbuf_putc(out, (char)cp);
+            sp_textbuf_putc(out, (char)cp);
         } else if (cp <= 0xFFFF) {
-            sp_tbuf_printf(out, "\\u%04x", (unsigned)cp);
+            sp_textbuf_printf(out, "\\u%04x", (unsigned)cp);
         } else {
             uint32_t v = (uint32_t)cp - 0x10000;
-            sp_tbuf_printf(out, "\\u%04x\\u%04x", 0xD800 + (unsigned)(v >> 10),
+            sp_textbuf_printf(out, "\\u%04x\\u%04x", 0xD800 + (unsigned)(v >> 10),
                            0xDC00 + (unsigned)(v & 0x3FF));
         }
     }
-    sp_tbuf_putc(out, '"');
+    sp_textbuf_putc(out, '"');
 }
 
-void sp_json_escape(sp_tbuf *out, const char *s) {
+void sp_json_escape(sp_textbuf *out, const char *s) {
     sp_json_escape_n(out, s, strlen(s));
 }

@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 /* Appends s (n bytes) as a quoted JSON string. */
-void sp_json_escape_n(sp_tbuf *out, const char *s, size_t n);
-void sp_json_escape(sp_tbuf *out, const char *s);
+void sp_json_escape_n(sp_textbuf *out, const char *s, size_t n);
+void sp_json_escape(sp_textbuf *out, const char *s);
 
 #endif

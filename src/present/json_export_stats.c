@@ -9,7 +9,7 @@
 #include "present/json_build.h"
 #include "present/json_export.h"
 #include "present/py_path.h"
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 /* count, then seven durations (null when the pool is empty). */
 static struct json_object *stats_object(const sp_pool_stats *s) {
@@ -81,10 +81,10 @@ static char **run_labels(const sp_results *const *runs, size_t n, const char *co
         if (!given)
             for (size_t j = 0; j < i; j++)
                 if (!strcmp(sp_results_display_label(runs[j]), base)) repeat++;
-        sp_tbuf b = SP_TBUF_INIT;
-        sp_tbuf_append(&b, base ? base : "");
-        if (repeat > 1) sp_tbuf_printf(&b, " (%zu)", repeat);
-        labels[i] = sp_tbuf_take(&b);
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_textbuf_append(&b, base ? base : "");
+        if (repeat > 1) sp_textbuf_printf(&b, " (%zu)", repeat);
+        labels[i] = sp_textbuf_take(&b);
         if (!labels[i]) {
             for (size_t j = 0; j < i; j++)
                 free(labels[j]);

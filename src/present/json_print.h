@@ -11,10 +11,10 @@
 
 #include <json-c/json.h>
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 /* Appends the value at nesting level `level` (0 for a document). */
-void sp_json_print(sp_tbuf *out, struct json_object *value, int level);
+void sp_json_print(sp_textbuf *out, struct json_object *value, int level);
 
 /* The whole document followed by a newline; NULL when out of memory. */
 char *sp_json_document(struct json_object *value);

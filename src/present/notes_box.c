@@ -2,7 +2,7 @@
 
 #include "present/py_path.h"
 #include "present/table.h"
-#include "present/utf8.h"
+#include "common/utf8.h"
 
 #define MAX_NOTES 24
 
@@ -12,8 +12,8 @@ typedef struct notes {
     int failed;
 } notes;
 
-static void add(notes *ns, sp_tbuf *b) {
-    char *s = sp_tbuf_take(b);
+static void add(notes *ns, sp_textbuf *b) {
+    char *s = sp_textbuf_take(b);
     if (!s || ns->n == MAX_NOTES) {
         free(s);
         ns->failed = 1;
@@ -23,16 +23,16 @@ static void add(notes *ns, sp_tbuf *b) {
 }
 
 static void add_text(notes *ns, const char *text) {
-    sp_tbuf b = SP_TBUF_INIT;
-    sp_tbuf_append(&b, text);
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    sp_textbuf_append(&b, text);
     add(ns, &b);
 }
 
 static void add_hint(notes *ns, const char *before, const char *path, const char *after) {
-    sp_tbuf b = SP_TBUF_INIT;
-    sp_tbuf_append(&b, before);
-    sp_tbuf_append(&b, path);
-    sp_tbuf_append(&b, after);
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    sp_textbuf_append(&b, before);
+    sp_textbuf_append(&b, path);
+    sp_textbuf_append(&b, after);
     add(ns, &b);
 }
 
@@ -82,7 +82,7 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
         add_text(ns, "Regions shown without timing recorded no calls on the selected ranks.");
 }
 
-void sp_notes_box(sp_tbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx) {
+void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx) {
     notes ns = {{NULL}, 0, 0};
     collect(&ns, rows, ctx);
     if (ns.failed) {
@@ -94,18 +94,18 @@ void sp_notes_box(sp_tbuf *out, const sp_table_rows *rows, const sp_notes_contex
             size_t len = sp_utf8_length(ns.text[i]);
             if (len > w) w = len;
         }
-        sp_tbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
-        sp_tbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
-        sp_tbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
+        sp_textbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
+        sp_textbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
+        sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
         for (size_t i = 0; i < ns.n; i++) {
-            sp_tbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
-            sp_tbuf_append(out, ns.text[i]);
-            sp_tbuf_repeat(out, " ", w - sp_utf8_length(ns.text[i]));
-            sp_tbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
+            sp_textbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
+            sp_textbuf_append(out, ns.text[i]);
+            sp_textbuf_repeat(out, " ", w - sp_utf8_length(ns.text[i]));
+            sp_textbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
         }
-        sp_tbuf_append(out, ctx->ascii ? "  +" : "  \xe2\x95\xb0");
-        sp_tbuf_repeat(out, h, w + 2);
-        sp_tbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xaf\n");
+        sp_textbuf_append(out, ctx->ascii ? "  +" : "  \xe2\x95\xb0");
+        sp_textbuf_repeat(out, h, w + 2);
+        sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xaf\n");
     }
     for (size_t i = 0; i < ns.n; i++)
         free(ns.text[i]);

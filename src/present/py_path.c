@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 /* Splits an absolute normalised path into components (in place). */
 static size_t split(char *abs, char **parts, size_t max) {
@@ -17,13 +17,13 @@ static size_t split(char *abs, char **parts, size_t max) {
 }
 
 char *sp_py_abspath_in(const char *path, const char *cwd) {
-    sp_tbuf joined = SP_TBUF_INIT;
+    sp_textbuf joined = SP_TEXTBUF_INIT;
     if (path[0] != '/') {
-        sp_tbuf_append(&joined, cwd);
-        sp_tbuf_putc(&joined, '/');
+        sp_textbuf_append(&joined, cwd);
+        sp_textbuf_putc(&joined, '/');
     }
-    sp_tbuf_append(&joined, path);
-    char *text = sp_tbuf_take(&joined);
+    sp_textbuf_append(&joined, path);
+    char *text = sp_textbuf_take(&joined);
     if (!text) return NULL;
     size_t max = strlen(text) / 2 + 2;
     char **parts = malloc(max * sizeof *parts);
@@ -40,15 +40,15 @@ char *sp_py_abspath_in(const char *path, const char *cwd) {
         }
         parts[kept++] = parts[i];
     }
-    sp_tbuf out = SP_TBUF_INIT;
-    if (!kept) sp_tbuf_putc(&out, '/');
+    sp_textbuf out = SP_TEXTBUF_INIT;
+    if (!kept) sp_textbuf_putc(&out, '/');
     for (size_t i = 0; i < kept; i++) {
-        sp_tbuf_putc(&out, '/');
-        sp_tbuf_append(&out, parts[i]);
+        sp_textbuf_putc(&out, '/');
+        sp_textbuf_append(&out, parts[i]);
     }
     free(parts);
     free(text);
-    return sp_tbuf_take(&out);
+    return sp_textbuf_take(&out);
 }
 
 char *sp_py_relpath_in(const char *path, const char *start, const char *cwd) {
@@ -64,15 +64,15 @@ char *sp_py_relpath_in(const char *path, const char *start, const char *cwd) {
     size_t na = split(a, pa, ma), nb = split(b, pb, mb), common = 0;
     while (common < na && common < nb && !strcmp(pa[common], pb[common]))
         common++;
-    sp_tbuf out = SP_TBUF_INIT;
+    sp_textbuf out = SP_TEXTBUF_INIT;
     for (size_t i = common; i < nb; i++)
-        sp_tbuf_append(&out, i > common ? "/.." : "..");
+        sp_textbuf_append(&out, i > common ? "/.." : "..");
     for (size_t i = common; i < na; i++) {
-        if (out.len) sp_tbuf_putc(&out, '/');
-        sp_tbuf_append(&out, pa[i]);
+        if (out.len) sp_textbuf_putc(&out, '/');
+        sp_textbuf_append(&out, pa[i]);
     }
-    if (!out.len) sp_tbuf_putc(&out, '.');
-    result = sp_tbuf_take(&out);
+    if (!out.len) sp_textbuf_putc(&out, '.');
+    result = sp_textbuf_take(&out);
 done:
     free(pa);
     free(pb);
@@ -109,14 +109,14 @@ char *sp_py_shlex_quote(const char *s) {
     static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                "0123456789_@%+=:,./-";
     if (*s && s[strspn(s, safe)] == '\0') return strdup(s);
-    sp_tbuf out = SP_TBUF_INIT;
-    sp_tbuf_putc(&out, '\'');
+    sp_textbuf out = SP_TEXTBUF_INIT;
+    sp_textbuf_putc(&out, '\'');
     for (const char *p = s; *p; p++) {
         if (*p == '\'')
-            sp_tbuf_append(&out, "'\"'\"'");
+            sp_textbuf_append(&out, "'\"'\"'");
         else
-            sp_tbuf_putc(&out, *p);
+            sp_textbuf_putc(&out, *p);
     }
-    sp_tbuf_putc(&out, '\'');
-    return sp_tbuf_take(&out);
+    sp_textbuf_putc(&out, '\'');
+    return sp_textbuf_take(&out);
 }

@@ -5,11 +5,11 @@
 
 #include "common/error.h"
 #include "present/csv_escape.h"
-#include "present/py_float.h"
+#include "common/py_float.h"
 #include "present/summary_fields.h"
 #include "present/summary_out.h"
 
-static void cell(sp_tbuf *out, const sp_summary_row *row, const sp_summary_field *f) {
+static void cell(sp_textbuf *out, const sp_summary_row *row, const sp_summary_field *f) {
     char num[SP_PY_FLOAT_REPR_SIZE];
     switch (f->kind) {
     case SP_FIELD_NAME:
@@ -21,38 +21,38 @@ static void cell(sp_tbuf *out, const sp_summary_row *row, const sp_summary_field
         break;
     }
     case SP_FIELD_RANK:
-        sp_tbuf_printf(out, "%" PRId64, *SP_FIELD_PTR(row, f, int64_t));
+        sp_textbuf_printf(out, "%" PRId64, *SP_FIELD_PTR(row, f, int64_t));
         break;
     case SP_FIELD_COUNT:
-        sp_tbuf_printf(out, "%" PRIu64, *SP_FIELD_PTR(row, f, uint64_t));
+        sp_textbuf_printf(out, "%" PRIu64, *SP_FIELD_PTR(row, f, uint64_t));
         break;
     case SP_FIELD_DOUBLE: {
         double v = *SP_FIELD_PTR(row, f, double);
         if (!isnan(v)) {
             sp_py_float_repr(v, num);
-            sp_tbuf_append(out, num);
+            sp_textbuf_append(out, num);
         }
         break;
     }
     }
 }
 
-sp_status sp_summary_rows_csv(sp_tbuf *out, const sp_summary_rows *rows, int per_rank) {
+sp_status sp_summary_rows_csv(sp_textbuf *out, const sp_summary_rows *rows, int per_rank) {
     size_t nf;
     const sp_summary_field *fields = sp_summary_fields(per_rank, &nf);
     for (size_t j = 0; j < nf; j++) {
-        if (j) sp_tbuf_putc(out, ',');
-        sp_tbuf_append(out, fields[j].key);
+        if (j) sp_textbuf_putc(out, ',');
+        sp_textbuf_append(out, fields[j].key);
     }
-    sp_tbuf_append(out, SP_CSV_EOL);
+    sp_textbuf_append(out, SP_CSV_EOL);
     for (size_t i = 0; i < rows->count; i++) {
         for (size_t j = 0; j < nf; j++) {
-            if (j) sp_tbuf_putc(out, ',');
+            if (j) sp_textbuf_putc(out, ',');
             cell(out, &rows->rows[i], &fields[j]);
         }
-        sp_tbuf_append(out, SP_CSV_EOL);
+        sp_textbuf_append(out, SP_CSV_EOL);
     }
-    return sp_tbuf_failed(out) ? SP_ERR_OUT_OF_MEMORY : SP_OK;
+    return sp_textbuf_failed(out) ? SP_ERR_OUT_OF_MEMORY : SP_OK;
 }
 
 sp_status sp_write_summary_csv(const sp_results *results, FILE *out, const sp_filter *filter,

@@ -52,7 +52,7 @@ static struct json_object *row_object(const sp_summary_row *row, const sp_summar
     return obj;
 }
 
-sp_status sp_summary_rows_json(sp_tbuf *out, const sp_summary_rows *rows, int per_rank) {
+sp_status sp_summary_rows_json(sp_textbuf *out, const sp_summary_rows *rows, int per_rank) {
     size_t nf;
     const sp_summary_field *fields = sp_summary_fields(per_rank, &nf);
     struct json_object *list = json_object_new_array_ext((int)(rows->count ? rows->count : 1));
@@ -61,10 +61,10 @@ sp_status sp_summary_rows_json(sp_tbuf *out, const sp_summary_rows *rows, int pe
         ok = sp_json_append(list, row_object(&rows->rows[i], fields, nf));
     if (ok) {
         sp_json_print(out, list, 0);
-        sp_tbuf_putc(out, '\n');
+        sp_textbuf_putc(out, '\n');
     }
     json_object_put(list);
-    return ok && !sp_tbuf_failed(out) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+    return ok && !sp_textbuf_failed(out) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
 }
 
 sp_status sp_write_summary_json(const sp_results *results, FILE *out, const sp_filter *filter,

@@ -5,16 +5,16 @@
 
 #include <stdio.h>
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 #include "scope_profiler/results.h"
 
-typedef sp_status (*sp_summary_formatter)(sp_tbuf *out, const sp_summary_rows *rows, int per_rank);
+typedef sp_status (*sp_summary_formatter)(sp_textbuf *out, const sp_summary_rows *rows, int per_rank);
 
 /* The formatters: a header line and one line per row (CSV), or a list of
  * objects with two-space indentation and a final newline (JSON). They fail
  * only with SP_ERR_OUT_OF_MEMORY. */
-sp_status sp_summary_rows_csv(sp_tbuf *out, const sp_summary_rows *rows, int per_rank);
-sp_status sp_summary_rows_json(sp_tbuf *out, const sp_summary_rows *rows, int per_rank);
+sp_status sp_summary_rows_csv(sp_textbuf *out, const sp_summary_rows *rows, int per_rank);
+sp_status sp_summary_rows_json(sp_textbuf *out, const sp_summary_rows *rows, int per_rank);
 
 /* sp_results_summary(), format, write all of it to out (nothing on error). */
 sp_status sp_summary_write(const sp_results *results, FILE *out, const sp_filter *filter,

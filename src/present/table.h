@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 typedef enum sp_table_column {
     SP_COL_REGION = 0,
@@ -66,23 +66,23 @@ typedef struct sp_cell_context {
 } sp_cell_context;
 
 /* Appends the text of column c for row r, or for the "(own)" row after r. */
-void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+void sp_table_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
                    const sp_cell_context *ctx);
-void sp_table_own_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+void sp_table_own_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
                        const sp_cell_context *ctx);
 
 /* count(): 999, 1k, 1.5k, 123k, 1e+03k, 2.5M, 1B ... (Python "%.3g" + suffix). */
-void sp_format_count(sp_tbuf *out, uint64_t v);
+void sp_format_count(sp_textbuf *out, uint64_t v);
 /* pct(v, den): "-" unless v and den are known and den > 0, else "12.34%". */
-void sp_format_pct(sp_tbuf *out, int has_v, double v, int has_den, double den);
+void sp_format_pct(sp_textbuf *out, int has_v, double v, int has_den, double den);
 /* The tree prefix of a depth: "", "└─ ", "│ └─ ", ... */
-void sp_format_tree_prefix(sp_tbuf *out, int depth, int ascii);
+void sp_format_tree_prefix(sp_textbuf *out, int depth, int ascii);
 
 /* --- layout ------------------------------------------------------------- */
 
 /* The box table: headers[ncols], cells[nrows * ncols] (row-major), each line
  * with a two-space margin; no trailing empty line. */
-void sp_table_layout(sp_tbuf *out, const char *const *headers, size_t ncols,
+void sp_table_layout(sp_textbuf *out, const char *const *headers, size_t ncols,
                      const char *const *cells, size_t nrows, int ascii);
 
 /* --- notes -------------------------------------------------------------- */
@@ -95,7 +95,7 @@ typedef struct sp_notes_context {
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */
-void sp_notes_box(sp_tbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx);
+void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx);
 
 /* --- the whole table ---------------------------------------------------- */
 
@@ -111,7 +111,7 @@ typedef struct sp_table_format {
 
 /* Formats the rows into text (the table, the notes unless suppressed, the
  * final empty line). SP_ERR_OUT_OF_MEMORY is the only error. */
-sp_status sp_table_format_text(sp_tbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
+sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
                                sp_error *err);
 
 /* Formats and writes to out; SP_ERR_IO when the stream reports an error. */

@@ -6,54 +6,54 @@
 
 #define SESSION_REGION "scope_profiler.session"
 
-void sp_format_count(sp_tbuf *out, uint64_t v) {
+void sp_format_count(sp_textbuf *out, uint64_t v) {
     if (v >= 1000000000u)
-        sp_tbuf_printf(out, "%.3gB", (double)v / 1e9);
+        sp_textbuf_printf(out, "%.3gB", (double)v / 1e9);
     else if (v >= 1000000u)
-        sp_tbuf_printf(out, "%.3gM", (double)v / 1e6);
+        sp_textbuf_printf(out, "%.3gM", (double)v / 1e6);
     else if (v >= 1000u)
-        sp_tbuf_printf(out, "%.3gk", (double)v / 1e3);
+        sp_textbuf_printf(out, "%.3gk", (double)v / 1e3);
     else
-        sp_tbuf_printf(out, "%" PRIu64, v);
+        sp_textbuf_printf(out, "%" PRIu64, v);
 }
 
-void sp_format_pct(sp_tbuf *out, int has_v, double v, int has_den, double den) {
+void sp_format_pct(sp_textbuf *out, int has_v, double v, int has_den, double den) {
     if (!has_v || isnan(v) || !has_den || isnan(den) || den <= 0)
-        sp_tbuf_append(out, "-");
+        sp_textbuf_append(out, "-");
     else
-        sp_tbuf_printf(out, "%.2f%%", 100.0 * v / den);
+        sp_textbuf_printf(out, "%.2f%%", 100.0 * v / den);
 }
 
-void sp_format_tree_prefix(sp_tbuf *out, int depth, int ascii) {
+void sp_format_tree_prefix(sp_textbuf *out, int depth, int ascii) {
     if (depth <= 0) return;
-    sp_tbuf_repeat(out, ascii ? "| " : "\xe2\x94\x82 ", (size_t)(depth - 1));
-    sp_tbuf_append(out, ascii ? "\\- " : "\xe2\x94\x94\xe2\x94\x80 ");
+    sp_textbuf_repeat(out, ascii ? "| " : "\xe2\x94\x82 ", (size_t)(depth - 1));
+    sp_textbuf_append(out, ascii ? "\\- " : "\xe2\x94\x94\xe2\x94\x80 ");
 }
 
-static void indent(sp_tbuf *out, int depth) {
-    if (depth > 0) sp_tbuf_repeat(out, " ", (size_t)(3 + 2 * (depth - 1)));
+static void indent(sp_textbuf *out, int depth) {
+    if (depth > 0) sp_textbuf_repeat(out, " ", (size_t)(3 + 2 * (depth - 1)));
 }
 
 /* A value or "-" when unknown (None in Python). */
-static void value(sp_tbuf *out, int known, double v, const char *fmt) {
+static void value(sp_textbuf *out, int known, double v, const char *fmt) {
     if (!known || isnan(v))
-        sp_tbuf_append(out, "-");
+        sp_textbuf_append(out, "-");
     else
-        sp_tbuf_printf(out, fmt, v);
+        sp_textbuf_printf(out, fmt, v);
 }
 
-static void region_cell(sp_tbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
+static void region_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
     sp_format_tree_prefix(out, r->depth, ctx->ascii);
-    sp_tbuf_append(out, r->name);
-    if (r->recursive) sp_tbuf_append(out, ctx->ascii ? " (r)" : " \xe2\x86\xbb");
+    sp_textbuf_append(out, r->name);
+    if (r->recursive) sp_textbuf_append(out, ctx->ascii ? " (r)" : " \xe2\x86\xbb");
     if (ctx->inline_count && r->calls != 1) {
-        sp_tbuf_append(out, " (");
+        sp_textbuf_append(out, " (");
         sp_format_count(out, r->calls);
-        sp_tbuf_append(out, "x)");
+        sp_textbuf_append(out, "x)");
     }
 }
 
-static void percent_cell(sp_tbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
+static void percent_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
     int has = 0;
     double v = 0;
     if (ctx->exclusive_mode) {
@@ -67,14 +67,14 @@ static void percent_cell(sp_tbuf *out, const sp_table_row *r, const sp_cell_cont
     sp_format_pct(out, has, v, ctx->rows->has_session_total, ctx->rows->session_total);
 }
 
-void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+void sp_table_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
                    const sp_cell_context *ctx) {
     switch (c) {
     case SP_COL_REGION:
         region_cell(out, r, ctx);
         break;
     case SP_COL_RANKS:
-        sp_tbuf_printf(out, "%" PRIu64, r->num_ranks);
+        sp_textbuf_printf(out, "%" PRIu64, r->num_ranks);
         break;
     case SP_COL_CALLS:
         sp_format_count(out, r->calls);
@@ -127,13 +127,13 @@ void sp_table_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
     }
 }
 
-void sp_table_own_cell(sp_tbuf *out, const sp_table_row *r, sp_table_column c,
+void sp_table_own_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
                        const sp_cell_context *ctx) {
     int d = r->depth + 1;
     switch (c) {
     case SP_COL_REGION:
         sp_format_tree_prefix(out, d, ctx->ascii);
-        sp_tbuf_append(out, "(own)");
+        sp_textbuf_append(out, "(own)");
         break;
     case SP_COL_TOTAL:
         indent(out, d);

@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "present/py_repr.h"
+#include "common/py_repr.h"
 #include "present/table.h"
 
 static const struct {
@@ -51,26 +51,26 @@ sp_status sp_table_columns_parse(const char *const *names, size_t n, sp_table_co
             out[i] = (sp_table_column)c;
     }
     if (unknown) {
-        sp_tbuf msg = SP_TBUF_INIT;
-        sp_tbuf_append(&msg, "Unknown region summary column(s): [");
+        sp_textbuf msg = SP_TEXTBUF_INIT;
+        sp_textbuf_append(&msg, "Unknown region summary column(s): [");
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             if (names[i] && lookup(names[i]) >= 0) continue;
-            if (k++) sp_tbuf_append(&msg, ", ");
+            if (k++) sp_textbuf_append(&msg, ", ");
             if (names[i])
                 sp_py_str_repr(&msg, names[i]);
             else
-                sp_tbuf_append(&msg, "None");
+                sp_textbuf_append(&msg, "None");
         }
-        sp_tbuf_append(&msg, "]. Choices: ");
+        sp_textbuf_append(&msg, "]. Choices: ");
         for (int c = 0; c < SP_COL_COUNT_; c++) {
-            if (c) sp_tbuf_append(&msg, ", ");
-            sp_tbuf_append(&msg, columns[c].key);
+            if (c) sp_textbuf_append(&msg, ", ");
+            sp_textbuf_append(&msg, columns[c].key);
         }
-        const char *text = sp_tbuf_str(&msg);
+        const char *text = sp_textbuf_str(&msg);
         sp_error_set(err, SP_ERR_BAD_OPTION, "%s",
                      text ? text : "Unknown region summary column(s)");
-        sp_tbuf_free(&msg);
+        sp_textbuf_free(&msg);
         return SP_ERR_BAD_OPTION;
     }
     if (!n)

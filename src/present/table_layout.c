@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
 #include "present/table.h"
-#include "present/utf8.h"
+#include "common/utf8.h"
 
 typedef struct glyphs {
     const char *h, *v, *top_l, *top_r, *mid_l, *mid_r, *bot_l, *bot_r;
@@ -12,33 +12,33 @@ static const glyphs unicode_glyphs = {"\xe2\x94\x80", "\xe2\x94\x82", "\xe2\x95\
                                       "\xe2\x95\xb0", "\xe2\x95\xaf"};
 static const glyphs ascii_glyphs = {"-", "|", "+", "+", "+", "+", "+", "+"};
 
-static void rule(sp_tbuf *out, const glyphs *g, const char *left, const char *right,
+static void rule(sp_textbuf *out, const glyphs *g, const char *left, const char *right,
                  const size_t *w, size_t ncols) {
-    sp_tbuf_append(out, "  ");
-    sp_tbuf_append(out, left);
+    sp_textbuf_append(out, "  ");
+    sp_textbuf_append(out, left);
     for (size_t j = 0; j < ncols; j++) {
-        if (j) sp_tbuf_repeat(out, g->h, 2);
-        sp_tbuf_repeat(out, g->h, w[j] + 2);
+        if (j) sp_textbuf_repeat(out, g->h, 2);
+        sp_textbuf_repeat(out, g->h, w[j] + 2);
     }
-    sp_tbuf_append(out, right);
-    sp_tbuf_putc(out, '\n');
+    sp_textbuf_append(out, right);
+    sp_textbuf_putc(out, '\n');
 }
 
-static void line(sp_tbuf *out, const glyphs *g, const char *const *cells, const size_t *w,
+static void line(sp_textbuf *out, const glyphs *g, const char *const *cells, const size_t *w,
                  size_t ncols) {
-    sp_tbuf_append(out, "  ");
-    sp_tbuf_append(out, g->v);
+    sp_textbuf_append(out, "  ");
+    sp_textbuf_append(out, g->v);
     for (size_t j = 0; j < ncols; j++) {
-        if (j) sp_tbuf_append(out, "  ");
-        sp_tbuf_putc(out, ' ');
-        sp_tbuf_append(out, cells[j]);
-        sp_tbuf_repeat(out, " ", w[j] - sp_utf8_length(cells[j]) + 1);
+        if (j) sp_textbuf_append(out, "  ");
+        sp_textbuf_putc(out, ' ');
+        sp_textbuf_append(out, cells[j]);
+        sp_textbuf_repeat(out, " ", w[j] - sp_utf8_length(cells[j]) + 1);
     }
-    sp_tbuf_append(out, g->v);
-    sp_tbuf_putc(out, '\n');
+    sp_textbuf_append(out, g->v);
+    sp_textbuf_putc(out, '\n');
 }
 
-void sp_table_layout(sp_tbuf *out, const char *const *headers, size_t ncols,
+void sp_table_layout(sp_textbuf *out, const char *const *headers, size_t ncols,
                      const char *const *cells, size_t nrows, int ascii) {
     const glyphs *g = ascii ? &ascii_glyphs : &unicode_glyphs;
     size_t *w = calloc(ncols ? ncols : 1, sizeof *w);

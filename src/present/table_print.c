@@ -30,12 +30,12 @@ static int grid_fill(cell_grid *g, const sp_table_rows *rows, const sp_table_col
         const sp_table_row *r = &rows->rows[i];
         for (int own = 0; own <= (r->has_children ? 1 : 0); own++) {
             for (size_t j = 0; j < ncols; j++) {
-                sp_tbuf b = SP_TBUF_INIT;
+                sp_textbuf b = SP_TEXTBUF_INIT;
                 if (own)
                     sp_table_own_cell(&b, r, cols[j], ctx);
                 else
                     sp_table_cell(&b, r, cols[j], ctx);
-                char *text = sp_tbuf_take(&b);
+                char *text = sp_textbuf_take(&b);
                 if (!text) return 0;
                 g->cells[g->nrows * ncols + j] = text;
             }
@@ -45,14 +45,14 @@ static int grid_fill(cell_grid *g, const sp_table_rows *rows, const sp_table_col
     return 1;
 }
 
-sp_status sp_table_format_text(sp_tbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
+sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
                                sp_error *err) {
     if (!rows->count) {
         if (fmt->title && *fmt->title) {
-            sp_tbuf_append(out, fmt->title);
-            sp_tbuf_putc(out, '\n');
+            sp_textbuf_append(out, fmt->title);
+            sp_textbuf_putc(out, '\n');
         }
-        sp_tbuf_append(out, "  (no regions recorded)\n");
+        sp_textbuf_append(out, "  (no regions recorded)\n");
         goto done;
     }
     sp_table_column defaults[3];
@@ -82,12 +82,12 @@ sp_status sp_table_format_text(sp_tbuf *out, const sp_table_rows *rows, const sp
     if (!fmt->suppress_notes) {
         sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL, fmt->file_path,
                                  fmt->exclusive_mode, fmt->ascii};
-        sp_tbuf_putc(out, '\n');
+        sp_textbuf_putc(out, '\n');
         sp_notes_box(out, rows, &nctx);
     }
-    sp_tbuf_putc(out, '\n');
+    sp_textbuf_putc(out, '\n');
 done:
-    if (sp_tbuf_failed(out))
+    if (sp_textbuf_failed(out))
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY,
                             "cannot format the summary table: out of memory");
     return SP_OK;
@@ -95,12 +95,12 @@ done:
 
 sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,
                          sp_error *err) {
-    sp_tbuf text = SP_TBUF_INIT;
+    sp_textbuf text = SP_TEXTBUF_INIT;
     sp_status st = sp_table_format_text(&text, rows, fmt, err);
     if (st == SP_OK) {
         if (fwrite(text.data, 1, text.len, out) != text.len || fflush(out) != 0)
             st = sp_error_set(err, SP_ERR_IO, "cannot print the summary table: write error");
     }
-    sp_tbuf_free(&text);
+    sp_textbuf_free(&text);
     return st;
 }

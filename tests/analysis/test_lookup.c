@@ -14,7 +14,8 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "analysis/pyrepr.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
 #include "analysis/suggest.h"
 #include "model_builder.h"
 
@@ -82,10 +83,10 @@ static void test_python_repr(void **state) {
         {"", "''"},
     };
     for (size_t i = 0; i < N(cases); i++) {
-        sp_strbuf b = {0};
-        sp_py_repr_str(&b, cases[i].in);
-        assert_string_equal(sp_strbuf_text(&b), cases[i].out);
-        sp_strbuf_free(&b);
+        sp_textbuf b = {0};
+        sp_py_str_repr(&b, cases[i].in);
+        assert_string_equal(sp_textbuf_str(&b), cases[i].out);
+        sp_textbuf_free(&b);
     }
     static const struct {
         double x;
@@ -100,10 +101,10 @@ static void test_python_repr(void **state) {
                   {0.0001, "0.0001"},
                   {-1.5, "-1.5"}};
     for (size_t i = 0; i < N(floats); i++) {
-        sp_strbuf b = {0};
-        sp_py_repr_float(&b, floats[i].x);
-        assert_string_equal(sp_strbuf_text(&b), floats[i].out);
-        sp_strbuf_free(&b);
+        sp_textbuf b = {0};
+        sp_py_float_append(&b, floats[i].x);
+        assert_string_equal(sp_textbuf_str(&b), floats[i].out);
+        sp_textbuf_free(&b);
     }
 }
 

@@ -86,23 +86,23 @@ static void disarm(void) {
 
 static void test_injection_reaches_the_library(void **state) {
     (void)state;
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     arm(0);
-    sp_tbuf_append(&b, "x");
+    sp_textbuf_append(&b, "x");
     disarm();
     assert_true(injected);
-    assert_true(sp_tbuf_failed(&b));
-    sp_tbuf_free(&b);
+    assert_true(sp_textbuf_failed(&b));
+    sp_textbuf_free(&b);
 }
 
 static void test_table_text(void **state) {
     (void)state;
     sp_table_rows rows = {N(tutorial_rows), (sp_table_row *)tutorial_rows, 0, 0.0};
     sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", "it's.h5"};
-    sp_tbuf out = SP_TBUF_INIT;
+    sp_textbuf out = SP_TEXTBUF_INIT;
     sp_error err;
-    EVERY_FAILURE(sp_tbuf_reset(&out), sp_table_format_text(&out, &rows, &fmt, &err), ,
-                  sp_tbuf_free(&out));
+    EVERY_FAILURE(sp_textbuf_reset(&out), sp_table_format_text(&out, &rows, &fmt, &err), ,
+                  sp_textbuf_free(&out));
     const char *cols[] = {"region", "bogus"};
     sp_table_column c[2];
     EVERY_FAILURE(

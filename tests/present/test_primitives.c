@@ -15,10 +15,10 @@
 #include "present/json_build.h"
 #include "present/json_escape.h"
 #include "present/json_print.h"
-#include "present/py_float.h"
+#include "common/py_float.h"
 #include "present/py_path.h"
-#include "present/py_repr.h"
-#include "present/utf8.h"
+#include "common/py_repr.h"
+#include "common/utf8.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -150,9 +150,9 @@ static void test_float_repr_round_trips(void **state) {
 /* --- Python str repr --------------------------------------------------------- */
 
 static char *repr(const char *s) {
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_py_str_repr(&b, s);
-    return sp_tbuf_take(&b);
+    return sp_textbuf_take(&b);
 }
 
 static void test_str_repr(void **state) {
@@ -179,14 +179,14 @@ static void test_str_repr(void **state) {
         assert_string_equal(r, cases[i][1]);
         free(r);
     }
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     const char *items[] = {"assemble", "it's", "solve"};
     sp_py_str_list_repr(&b, items, 3);
-    assert_string_equal(sp_tbuf_str(&b), "['assemble', \"it's\", 'solve']");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "['assemble', \"it's\", 'solve']");
+    sp_textbuf_free(&b);
     sp_py_str_list_repr(&b, items, 0);
-    assert_string_equal(sp_tbuf_str(&b), "[]");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "[]");
+    sp_textbuf_free(&b);
 }
 
 static void test_isprintable(void **state) {
@@ -208,9 +208,9 @@ static void test_isprintable(void **state) {
 /* --- JSON strings -------------------------------------------------------------- */
 
 static char *json_str(const char *s, size_t n) {
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_json_escape_n(&b, s, n);
-    return sp_tbuf_take(&b);
+    return sp_textbuf_take(&b);
 }
 
 static void test_json_escape(void **state) {
@@ -271,17 +271,17 @@ static void test_csv_field(void **state) {
         {"caf\xc3\xa9", "caf\xc3\xa9"},
     };
     for (size_t i = 0; i < N(cases); i++) {
-        sp_tbuf b = SP_TBUF_INIT;
+        sp_textbuf b = SP_TEXTBUF_INIT;
         sp_csv_field(&b, cases[i][0], 0);
-        assert_string_equal(sp_tbuf_str(&b), cases[i][1]);
-        sp_tbuf_free(&b);
+        assert_string_equal(sp_textbuf_str(&b), cases[i][1]);
+        sp_textbuf_free(&b);
     }
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_csv_field(&b, "[]", 1);
-    sp_tbuf_putc(&b, ',');
+    sp_textbuf_putc(&b, ',');
     sp_csv_field(&b, "[\"solver\"]", 1);
-    assert_string_equal(sp_tbuf_str(&b), "\"[]\",\"[\"\"solver\"\"]\"");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "\"[]\",\"[\"\"solver\"\"]\"");
+    sp_textbuf_free(&b);
 }
 
 /* --- UTF-8 -------------------------------------------------------------------- */

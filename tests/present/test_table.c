@@ -30,10 +30,10 @@ static sp_table_rows make_rows(const sp_table_row *rows, size_t n) {
 }
 
 static char *format(const sp_table_rows *rows, const sp_table_format *fmt) {
-    sp_tbuf out = SP_TBUF_INIT;
+    sp_textbuf out = SP_TEXTBUF_INIT;
     sp_error err = {SP_OK, ""};
     assert_int_equal(sp_table_format_text(&out, rows, fmt, &err), SP_OK);
-    return sp_tbuf_take(&out);
+    return sp_textbuf_take(&out);
 }
 
 static void check_against(const char *text, const char *dir, const char *name) {
@@ -254,9 +254,9 @@ static void test_no_rows(void **state) {
 /* --- cells ---------------------------------------------------------------- */
 
 static char *count_text(uint64_t v) {
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_format_count(&b, v);
-    return sp_tbuf_take(&b);
+    return sp_textbuf_take(&b);
 }
 
 static void test_count_format(void **state) {
@@ -287,29 +287,29 @@ static void test_count_format(void **state) {
 
 static void test_pct_and_prefix(void **state) {
     (void)state;
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_format_pct(&b, 1, 1.0, 1, 3.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 0, 1.0, 1, 3.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 1, 1.0, 0, 3.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 1, 1.0, 1, 0.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 1, 1.0, 1, -1.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 1, NAN, 1, 1.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_pct(&b, 1, 0.00004, 1, 1.0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_tree_prefix(&b, 0, 0);
     sp_format_tree_prefix(&b, 1, 0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_tree_prefix(&b, 3, 0);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_format_tree_prefix(&b, 3, 1);
-    assert_string_equal(sp_tbuf_str(&b), "33.33%|-|-|-|-|-|0.00%|└─ |│ │ └─ || | \\- ");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "33.33%|-|-|-|-|-|0.00%|└─ |│ │ └─ || | \\- ");
+    sp_textbuf_free(&b);
 }
 
 static void test_inline_count_only_without_calls_column(void **state) {
@@ -320,15 +320,15 @@ static void test_inline_count_only_without_calls_column(void **state) {
     };
     sp_table_rows r = make_rows(rows, 2);
     sp_cell_context ctx = {&r, 0, 1, 0};
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_table_cell(&b, &rows[0], SP_COL_REGION, &ctx);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     sp_table_cell(&b, &rows[1], SP_COL_REGION, &ctx);
-    sp_tbuf_putc(&b, '|');
+    sp_textbuf_putc(&b, '|');
     ctx.inline_count = 0;
     sp_table_cell(&b, &rows[0], SP_COL_REGION, &ctx);
-    assert_string_equal(sp_tbuf_str(&b), "a (2x)|b|a");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "a (2x)|b|a");
+    sp_textbuf_free(&b);
 }
 
 static void test_unknown_values_print_dashes(void **state) {
@@ -343,13 +343,13 @@ static void test_unknown_values_print_dashes(void **state) {
                               .p50 = NAN};
     sp_table_rows r = make_rows(&row, 1);
     sp_cell_context ctx = {&r, 0, 1, 0};
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_cell(&b, &row, (sp_table_column)c, &ctx);
-        sp_tbuf_putc(&b, '|');
+        sp_textbuf_putc(&b, '|');
     }
-    assert_string_equal(sp_tbuf_str(&b), "quiet (0x)|0|0|-|-|-|-|-|-|-|-|-|-|-|-|-|");
-    sp_tbuf_free(&b);
+    assert_string_equal(sp_textbuf_str(&b), "quiet (0x)|0|0|-|-|-|-|-|-|-|-|-|-|-|-|-|");
+    sp_textbuf_free(&b);
     /* Aggregate rows: timing known, percentiles not. */
     const sp_table_row agg = {.name = "agg",
                               .calls = 3,
@@ -367,11 +367,11 @@ static void test_unknown_values_print_dashes(void **state) {
     r = make_rows(&agg, 1);
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_cell(&b, &agg, (sp_table_column)c, &ctx);
-        sp_tbuf_putc(&b, '|');
+        sp_textbuf_putc(&b, '|');
     }
-    assert_string_equal(sp_tbuf_str(&b),
+    assert_string_equal(sp_textbuf_str(&b),
                         "agg (3x)|1|3|3.000000|-|-|1.000e+00|0.500|1.500|-|-|-|-|-|-|0.00|");
-    sp_tbuf_free(&b);
+    sp_textbuf_free(&b);
 }
 
 static void test_own_row_cells(void **state) {
@@ -388,14 +388,14 @@ static void test_own_row_cells(void **state) {
     r.has_session_total = 1;
     r.session_total = 4.0;
     sp_cell_context ctx = {&r, 0, 1, 0};
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_own_cell(&b, &row, (sp_table_column)c, &ctx);
-        sp_tbuf_putc(&b, '|');
+        sp_textbuf_putc(&b, '|');
     }
-    assert_string_equal(sp_tbuf_str(&b), "│ └─ (own)|||     0.500000|     12.50%|     25.00%|"
+    assert_string_equal(sp_textbuf_str(&b), "│ └─ (own)|||     0.500000|     12.50%|     25.00%|"
                                          "     1.250e-01||||||||||");
-    sp_tbuf_free(&b);
+    sp_textbuf_free(&b);
 }
 
 /* sp_table_print writes the same text to a stream. */
@@ -419,15 +419,15 @@ static void test_layout_counts_code_points(void **state) {
     (void)state;
     const char *headers[] = {"région"};
     const char *cells[] = {"αβγδεζηθικλμ", "x"};
-    sp_tbuf b = SP_TBUF_INIT;
+    sp_textbuf b = SP_TEXTBUF_INIT;
     sp_table_layout(&b, headers, 1, cells, 2, 0);
-    assert_string_equal(sp_tbuf_str(&b), "  ╭──────────────╮\n"
+    assert_string_equal(sp_textbuf_str(&b), "  ╭──────────────╮\n"
                                          "  │ région       │\n"
                                          "  ├──────────────┤\n"
                                          "  │ αβγδεζηθικλμ │\n"
                                          "  │ x            │\n"
                                          "  ╰──────────────╯\n");
-    sp_tbuf_free(&b);
+    sp_textbuf_free(&b);
 }
 
 int main(void) {

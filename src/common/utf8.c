@@ -1,4 +1,4 @@
-#include "present/utf8.h"
+#include "common/utf8.h"
 
 #include <string.h>
 
@@ -71,4 +71,10 @@ size_t sp_utf8_length(const char *s) {
         count++;
     }
     return count;
+}
+
+uint32_t sp_utf8_next(const char *s, size_t len, size_t *i) {
+    int32_t cp;
+    *i += sp_utf8_decode((const unsigned char *)s + *i, len - *i, &cp);
+    return cp < 0 ? 0xFFFD : (uint32_t)cp;
 }

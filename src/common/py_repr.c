@@ -1,8 +1,10 @@
-#include "present/py_repr.h"
+#include "common/py_repr.h"
+
+#include "common/py_float.h"
 
 #include <string.h>
 
-#include "present/utf8.h"
+#include "common/utf8.h"
 
 /* Code points outside ASCII that Python's str.isprintable() rejects:
  * Cc, Cf, Zs (other than space), Zl, Zp, Cs, Co and the noncharacters. */
@@ -25,46 +27,59 @@ int sp_py_isprintable(uint32_t cp) {
     return 1;
 }
 
-void sp_py_str_repr(sp_tbuf *out, const char *s) {
+void sp_py_str_repr(sp_textbuf *out, const char *s) {
     char quote = '\'';
     if (strchr(s, '\'') && !strchr(s, '"')) quote = '"';
-    sp_tbuf_putc(out, quote);
+    sp_textbuf_putc(out, quote);
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s);
     while (n) {
         int32_t cp;
         size_t used = sp_utf8_decode(p, n, &cp);
         if (cp < 0) {
-            sp_tbuf_printf(out, "\\x%02x", p[0]);
+            sp_textbuf_printf(out, "\\x%02x", p[0]);
         } else if (cp == quote || cp == '\\') {
-            sp_tbuf_putc(out, '\\');
-            sp_tbuf_putc(out, (char)cp);
+            sp_textbuf_putc(out, '\\');
+            sp_textbuf_putc(out, (char)cp);
         } else if (cp == '\t') {
-            sp_tbuf_append(out, "\\t");
+            sp_textbuf_append(out, "\\t");
         } else if (cp == '\n') {
-            sp_tbuf_append(out, "\\n");
+            sp_textbuf_append(out, "\\n");
         } else if (cp == '\r') {
-            sp_tbuf_append(out, "\\r");
+            sp_textbuf_append(out, "\\r");
         } else if (sp_py_isprintable((uint32_t)cp)) {
-            sp_tbuf_append_n(out, (const char *)p, used);
+            sp_textbuf_append_n(out, (const char *)p, used);
         } else if (cp <= 0xFF) {
-            sp_tbuf_printf(out, "\\x%02x", (unsigned)cp);
+            sp_textbuf_printf(out, "\\x%02x", (unsigned)cp);
         } else if (cp <= 0xFFFF) {
-            sp_tbuf_printf(out, "\\u%04x", (unsigned)cp);
+            sp_textbuf_printf(out, "\\u%04x", (unsigned)cp);
         } else {
-            sp_tbuf_printf(out, "\\U%08x", (unsigned)cp);
+            sp_textbuf_printf(out, "\\U%08x", (unsigned)cp);
         }
         p += used;
         n -= used;
     }
-    sp_tbuf_putc(out, quote);
+    sp_textbuf_putc(out, quote);
 }
 
-void sp_py_str_list_repr(sp_tbuf *out, const char *const *items, size_t n) {
-    sp_tbuf_putc(out, '[');
+void sp_py_str_list_repr(sp_textbuf *out, const char *const *items, size_t n) {
+    sp_textbuf_putc(out, '[');
     for (size_t i = 0; i < n; i++) {
-        if (i) sp_tbuf_append(out, ", ");
+        if (i) sp_textbuf_append(out, ", ");
         sp_py_str_repr(out, items[i]);
     }
-    sp_tbuf_putc(out, ']');
+    sp_textbuf_putc(out, ']');
+}
+
+void sp_py_float_append(sp_textbuf *out, double x) {
+    char text[SP_PY_FLOAT_REPR_SIZE];
+    sp_py_float_repr(x, text);
+    sp_textbuf_append(out, text);
+}
+
+void sp_py_u32_list_repr(sp_textbuf *out, const uint32_t *items, size_t n) {
+    sp_textbuf_append(out, "[");
+    for (size_t i = 0; i < n; i++)
+        sp_textbuf_printf(out, i ? ", %u" : "%u", (unsigned)items[i]);
+    sp_textbuf_append(out, "]");
 }

@@ -1,11 +1,11 @@
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(sp_tbuf *b, size_t extra) {
+static int reserve(sp_textbuf *b, size_t extra) {
     if (b->failed) return 0;
     if (extra > (size_t)-1 / 2 - b->len) goto fail;
     size_t need = b->len + extra + 1;
@@ -23,28 +23,28 @@ fail:
     return 0;
 }
 
-void sp_tbuf_append_n(sp_tbuf *b, const char *s, size_t n) {
+void sp_textbuf_append_n(sp_textbuf *b, const char *s, size_t n) {
     if (!reserve(b, n)) return;
     if (n) memcpy(b->data + b->len, s, n);
     b->len += n;
     b->data[b->len] = '\0';
 }
 
-void sp_tbuf_append(sp_tbuf *b, const char *s) {
-    sp_tbuf_append_n(b, s, strlen(s));
+void sp_textbuf_append(sp_textbuf *b, const char *s) {
+    sp_textbuf_append_n(b, s, strlen(s));
 }
 
-void sp_tbuf_putc(sp_tbuf *b, char c) {
-    sp_tbuf_append_n(b, &c, 1);
+void sp_textbuf_putc(sp_textbuf *b, char c) {
+    sp_textbuf_append_n(b, &c, 1);
 }
 
-void sp_tbuf_repeat(sp_tbuf *b, const char *s, size_t n) {
+void sp_textbuf_repeat(sp_textbuf *b, const char *s, size_t n) {
     size_t len = strlen(s);
     for (size_t i = 0; i < n && !b->failed; i++)
-        sp_tbuf_append_n(b, s, len);
+        sp_textbuf_append_n(b, s, len);
 }
 
-void sp_tbuf_printf(sp_tbuf *b, const char *fmt, ...) {
+void sp_textbuf_printf(sp_textbuf *b, const char *fmt, ...) {
     if (b->failed) return;
     va_list ap;
     va_start(ap, fmt);
@@ -56,7 +56,7 @@ void sp_tbuf_printf(sp_tbuf *b, const char *fmt, ...) {
         return;
     }
     if ((size_t)n < sizeof small) {
-        sp_tbuf_append_n(b, small, (size_t)n);
+        sp_textbuf_append_n(b, small, (size_t)n);
         return;
     }
     if (!reserve(b, (size_t)n)) return;
@@ -66,28 +66,28 @@ void sp_tbuf_printf(sp_tbuf *b, const char *fmt, ...) {
     b->len += (size_t)n;
 }
 
-const char *sp_tbuf_str(const sp_tbuf *b) {
+const char *sp_textbuf_str(const sp_textbuf *b) {
     if (b->failed) return NULL;
     return b->data ? b->data : "";
 }
 
-char *sp_tbuf_take(sp_tbuf *b) {
+char *sp_textbuf_take(sp_textbuf *b) {
     char *out = NULL;
     if (!b->failed) {
         out = b->data ? b->data : strdup("");
         b->data = NULL;
     }
-    sp_tbuf_free(b);
+    sp_textbuf_free(b);
     return out;
 }
 
-void sp_tbuf_reset(sp_tbuf *b) {
+void sp_textbuf_reset(sp_textbuf *b) {
     b->len = 0;
     b->failed = 0;
     if (b->data) b->data[0] = '\0';
 }
 
-void sp_tbuf_free(sp_tbuf *b) {
+void sp_textbuf_free(sp_textbuf *b) {
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;

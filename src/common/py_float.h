@@ -5,8 +5,8 @@
  * at least two exponent digits, and ".0" on positional integral values:
  * 0.0, -0.0, 2.0, 1e-05, 5.736e-06, 1e+16, 0.30000000000000004.
  */
-#ifndef SP_PRESENT_PY_FLOAT_H
-#define SP_PRESENT_PY_FLOAT_H
+#ifndef SP_COMMON_PY_FLOAT_H
+#define SP_COMMON_PY_FLOAT_H
 
 #include <stddef.h>
 

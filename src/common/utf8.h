@@ -1,6 +1,6 @@
 /* UTF-8 decoding for the text primitives: code points and display width. */
-#ifndef SP_PRESENT_UTF8_H
-#define SP_PRESENT_UTF8_H
+#ifndef SP_COMMON_UTF8_H
+#define SP_COMMON_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,5 +17,8 @@ size_t sp_utf8_encode(uint32_t cp, char *out);
 /* Number of code points in s (a malformed byte counts as one), like
  * Python's len() of the decoded string. */
 size_t sp_utf8_length(const char *s);
+
+/* The code point at s[*i] (U+FFFD for an invalid byte), advancing *i past it. */
+uint32_t sp_utf8_next(const char *s, size_t len, size_t *i);
 
 #endif

@@ -1,4 +1,4 @@
-#include "present/py_float.h"
+#include "common/py_float.h"
 
 #include <math.h>
 #include <stdio.h>

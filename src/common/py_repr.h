@@ -12,18 +12,24 @@
  * otherwise have to follow each Unicode release. A byte that is not valid
  * UTF-8 is shown as \xNN.
  */
-#ifndef SP_PRESENT_PY_REPR_H
-#define SP_PRESENT_PY_REPR_H
+#ifndef SP_COMMON_PY_REPR_H
+#define SP_COMMON_PY_REPR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "present/tbuf.h"
+#include "common/text_buffer.h"
 
-void sp_py_str_repr(sp_tbuf *out, const char *s);
+void sp_py_str_repr(sp_textbuf *out, const char *s);
 
 /* "[" + the items' reprs joined by ", " + "]". */
-void sp_py_str_list_repr(sp_tbuf *out, const char *const *items, size_t n);
+void sp_py_str_list_repr(sp_textbuf *out, const char *const *items, size_t n);
+
+/* repr(float) appended: the shortest digits that read back exactly (py_float.h). */
+void sp_py_float_append(sp_textbuf *out, double x);
+
+/* repr(list of int): [0, 1, 2]. */
+void sp_py_u32_list_repr(sp_textbuf *out, const uint32_t *items, size_t n);
 
 /* str.isprintable() for one code point (with the limits described above). */
 int sp_py_isprintable(uint32_t cp);
