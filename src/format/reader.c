@@ -40,6 +40,15 @@ static sp_status check_file(const char *path, sp_error *err) {
     return SP_OK;
 }
 
+/* HDF5 locks files while writing them (h5py holds the lock until it closes). */
+static sp_status open_failed(const char *path, sp_error *err) {
+    if (errno == EWOULDBLOCK || errno == EAGAIN)
+        return sp_error_set(err, SP_ERR_IO,
+                            "%s: locked by another process (is it still being written?)", path);
+    return sp_error_set(err, SP_ERR_DAMAGED,
+                        "%s: damaged profile: HDF5 cannot open it (truncated or corrupted)", path);
+}
+
 /* The root's scope_profiler_schema: 0 when absent. */
 static sp_status read_schema(sp_rd *rd, int64_t *schema) {
     *schema = 0;
@@ -167,11 +176,9 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     H5Eget_auto2(H5E_DEFAULT, &saved_handler, &saved_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* failures become statuses, not stack dumps */
     sp_status st = check_file(path, err);
+    errno = 0;
     hid_t file = st ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (!st && file < 0)
-        st =
-            sp_error_set(err, SP_ERR_DAMAGED,
-                         "%s: damaged profile: HDF5 cannot open it (truncated or corrupted)", path);
+    if (!st && file < 0) st = open_failed(path, err);
     if (!st) {
         sp_rd rd = {file, path, err};
         st = read_profile(&rd, out);

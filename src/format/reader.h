@@ -11,7 +11,8 @@
  * Statuses (messages are one line starting with the path):
  *   SP_ERR_NO_SUCH_FILE   the path does not exist
  *   SP_ERR_PERMISSION     it exists but cannot be read
- *   SP_ERR_IO             other trouble reaching it (e.g. a directory)
+ *   SP_ERR_IO             other trouble reaching it (a directory; a file another
+ *                         process holds the HDF5 write lock on)
  *   SP_ERR_NOT_HDF5       not an HDF5 file
  *   SP_ERR_NOT_A_PROFILE  HDF5, but neither /rank_region_index nor rank<N> groups
  *   SP_ERR_SCHEMA_TOO_NEW scope_profiler_schema above 3, or an unknown storage_layout

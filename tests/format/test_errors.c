@@ -5,6 +5,7 @@
  * leave no HDF5 object open and print nothing on stderr.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +121,34 @@ static void write_text(const char *path, const char *text) {
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* A file another program is still writing: HDF5's lock, not damage. */
+static void test_locked_by_writer(void **state) {
+    (void)state;
+    const char *path = basic("being_written.h5");
+    pid_t pid = fork();
+    if (pid == 0) { /* the writer: holds the file open read-write until killed */
+        hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+        if (f < 0) _exit(1);
+        pause();
+        _exit(0);
+    }
+    usleep(300000);
+    hid_t probe = -1;
+    H5E_BEGIN_TRY {
+        probe = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    }
+    H5E_END_TRY;
+    if (probe >= 0) { /* file locking disabled here (HDF5_USE_FILE_LOCKING=FALSE) */
+        H5Fclose(probe);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        skip();
+    }
+    fs_expect_error(path, SP_ERR_IO, "locked by another process");
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
 }
 
 static void test_not_hdf5(void **state) {
@@ -529,6 +558,7 @@ int main(void) {
         cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_directory),
         cmocka_unit_test(test_not_hdf5),
+        cmocka_unit_test(test_locked_by_writer),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_not_a_profile),
         cmocka_unit_test(test_schema_too_new),
