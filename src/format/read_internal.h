@@ -7,6 +7,7 @@
 #define SP_FORMAT_READ_INTERNAL_H
 
 #include "common/error.h"
+#include "common/text_buffer.h"
 #include "format/h5_read.h"
 #include "model/model.h"
 
@@ -59,18 +60,8 @@ sp_status sp_rd_schema1(sp_rd *rd, sp_model *m);
 /* Whether the root holds at least one rank<N> group (a schema-1 profile). */
 int sp_rd_has_rank_groups(hid_t file);
 
-/* A growing text buffer (read_text.c) for JSON tag lists and readable metadata. */
-typedef struct sp_text {
-    char *data;
-    size_t len, cap;
-    int failed; /* an allocation failed; data is unusable */
-} sp_text;
-
-void sp_text_append(sp_text *t, const char *s, size_t n);
-void sp_text_printf(sp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s as a JSON string literal (quotes, escapes; UTF-8 kept as is). */
-void sp_text_json_string(sp_text *t, const char *s);
-/* Takes the buffer (NULL after a failed allocation); t is reset. */
-char *sp_text_take(sp_text *t);
+/* Appends s as a JSON string literal (quotes and control characters
+ * escaped, UTF-8 kept as is): tags and readable metadata. */
+void sp_rd_json_string(sp_textbuf *t, const char *s);
 
 #endif

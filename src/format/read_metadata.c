@@ -57,7 +57,7 @@ static int list_attributes(hid_t group, name_list *out) {
 }
 
 /* Renders n numbers / strings / enum names as text; 0 when not readable. */
-static int render_ints(hid_t attr, hid_t type, size_t n, sp_text *t) {
+static int render_ints(hid_t attr, hid_t type, size_t n, sp_textbuf *t) {
     int is_unsigned = H5Tget_sign(type) == H5T_SGN_NONE;
     int64_t *v = n <= SIZE_MAX / sizeof *v ? malloc(n * sizeof *v) : NULL;
     if (!v || H5Aread(attr, is_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, v) < 0) {
@@ -66,57 +66,57 @@ static int render_ints(hid_t attr, hid_t type, size_t n, sp_text *t) {
     }
     for (size_t i = 0; i < n; i++) {
         if (is_unsigned)
-            sp_text_printf(t, "%s%" PRIu64, i ? ", " : "", (uint64_t)v[i]);
+            sp_textbuf_printf(t, "%s%" PRIu64, i ? ", " : "", (uint64_t)v[i]);
         else
-            sp_text_printf(t, "%s%" PRId64, i ? ", " : "", v[i]);
+            sp_textbuf_printf(t, "%s%" PRId64, i ? ", " : "", v[i]);
     }
     free(v);
     return 1;
 }
 
-static int render_floats(hid_t attr, size_t n, sp_text *t) {
+static int render_floats(hid_t attr, size_t n, sp_textbuf *t) {
     double *v = n <= SIZE_MAX / sizeof *v ? malloc(n * sizeof *v) : NULL;
     if (!v || H5Aread(attr, H5T_NATIVE_DOUBLE, v) < 0) {
         free(v);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        sp_text_printf(t, "%s%.17g", i ? ", " : "", v[i]);
+        sp_textbuf_printf(t, "%s%.17g", i ? ", " : "", v[i]);
     free(v);
     return 1;
 }
 
-static int render_strings(hid_t attr, hid_t type, size_t n, sp_text *t) {
+static int render_strings(hid_t attr, hid_t type, size_t n, sp_textbuf *t) {
     char **v = calloc(n, sizeof *v);
     if (!v || sp_rd_read_attr_strings(attr, type, n, v) != 0) {
         sp_rd_free_strings(v, n);
         return 0;
     }
     for (size_t i = 0; i < n; i++) {
-        if (i) sp_text_append(t, ", ", 2);
-        sp_text_json_string(t, v[i]);
+        if (i) sp_textbuf_append_n(t, ", ", 2);
+        sp_rd_json_string(t, v[i]);
     }
     sp_rd_free_strings(v, n);
     return 1;
 }
 
-static void append_enum_name(sp_text *t, hid_t mem, const void *value) {
+static void append_enum_name(sp_textbuf *t, hid_t mem, const void *value) {
     char name[256];
     if (H5Tenum_nameof(mem, value, name, sizeof name) < 0) snprintf(name, sizeof name, "?");
     /* h5py stores Python bools as an enum {FALSE, TRUE}. */
     const char *shown = strcmp(name, "TRUE") == 0    ? "true"
                         : strcmp(name, "FALSE") == 0 ? "false"
                                                      : name;
-    sp_text_append(t, shown, strlen(shown));
+    sp_textbuf_append_n(t, shown, strlen(shown));
 }
 
-static int render_enums(hid_t attr, hid_t type, size_t n, sp_text *t) {
+static int render_enums(hid_t attr, hid_t type, size_t n, sp_textbuf *t) {
     hid_t mem = H5Tget_native_type(type, H5T_DIR_ASCEND);
     size_t size = mem >= 0 ? H5Tget_size(mem) : 0;
     unsigned char *v = size && n <= SIZE_MAX / size ? malloc(n * size) : NULL;
     int ok = v && H5Aread(attr, mem, v) >= 0;
     for (size_t i = 0; ok && i < n; i++) {
-        if (i) sp_text_append(t, ", ", 2);
+        if (i) sp_textbuf_append_n(t, ", ", 2);
         append_enum_name(t, mem, v + i * size);
     }
     free(v);
@@ -124,7 +124,7 @@ static int render_enums(hid_t attr, hid_t type, size_t n, sp_text *t) {
     return ok;
 }
 
-static int render_values(hid_t attr, hid_t type, size_t n, sp_text *t) {
+static int render_values(hid_t attr, hid_t type, size_t n, sp_textbuf *t) {
     switch (H5Tget_class(type)) {
     case H5T_INTEGER:
         return render_ints(attr, type, n, t);
@@ -141,20 +141,20 @@ static int render_values(hid_t attr, hid_t type, size_t n, sp_text *t) {
 
 /* Any attribute as readable text: "[1, 2]", "true", "(an HDF5 compound value)". */
 static char *render(hid_t attr, hid_t type, size_t n, int scalar) {
-    sp_text values = {0}, t = {0};
+    sp_textbuf values = SP_TEXTBUF_INIT, t = SP_TEXTBUF_INIT;
     if (n > 0 && render_values(attr, type, n, &values) && !values.failed) {
-        if (!scalar) sp_text_append(&t, "[", 1);
-        sp_text_append(&t, values.data ? values.data : "", values.len);
-        if (!scalar) sp_text_append(&t, "]", 1);
+        if (!scalar) sp_textbuf_append_n(&t, "[", 1);
+        sp_textbuf_append_n(&t, values.data ? values.data : "", values.len);
+        if (!scalar) sp_textbuf_append_n(&t, "]", 1);
     } else if (n == 0) {
-        sp_text_append(&t, "[]", 2);
+        sp_textbuf_append_n(&t, "[]", 2);
     } else {
         char name[64];
         sp_rd_type_name(type, name, sizeof name);
-        sp_text_printf(&t, "(an HDF5 %s value)", name);
+        sp_textbuf_printf(&t, "(an HDF5 %s value)", name);
     }
-    free(values.data);
-    return sp_text_take(&t);
+    sp_textbuf_free(&values);
+    return sp_textbuf_take(&t);
 }
 
 static sp_status store_scalar_int(sp_model *m, const char *key, hid_t attr, hid_t type) {

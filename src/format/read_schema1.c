@@ -180,9 +180,9 @@ static void free_columns(columns *c) {
 
 /* "<group>/<leaf>", owned; NULL when out of memory. */
 static char *join(const char *group, const char *leaf) {
-    sp_text t = {0};
-    sp_text_printf(&t, "%s/%s", group, leaf);
-    return sp_text_take(&t);
+    sp_textbuf t = SP_TEXTBUF_INIT;
+    sp_textbuf_printf(&t, "%s/%s", group, leaf);
+    return sp_textbuf_take(&t);
 }
 
 static sp_status optional_ids(sp_rd *rd, const char *group, const char *leaf, const char *ref_path,
@@ -218,7 +218,7 @@ static sp_status read_columns(sp_rd *rd, const char *group, columns *c) {
  * scalar string is kept when it already is a JSON list, else wrapped. */
 static char *tags_json(hid_t attr) {
     hid_t type = H5Aget_type(attr), space = H5Aget_space(attr);
-    sp_text t = {0};
+    sp_textbuf t = SP_TEXTBUF_INIT;
     char **items = NULL;
     size_t n = 0;
     if (type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
@@ -230,19 +230,19 @@ static char *tags_json(hid_t attr) {
     }
     int scalar = space >= 0 && H5Sget_simple_extent_type(space) == H5S_SCALAR;
     if (scalar && n == 1 && items[0][0] == '[') {
-        sp_text_printf(&t, "%s", items[0]);
+        sp_textbuf_printf(&t, "%s", items[0]);
     } else {
-        sp_text_append(&t, "[", 1);
+        sp_textbuf_append_n(&t, "[", 1);
         for (size_t i = 0; i < n; i++) {
-            if (i) sp_text_append(&t, ", ", 2);
-            sp_text_json_string(&t, items[i]);
+            if (i) sp_textbuf_append_n(&t, ", ", 2);
+            sp_rd_json_string(&t, items[i]);
         }
-        sp_text_append(&t, "]", 1);
+        sp_textbuf_append_n(&t, "]", 1);
     }
     sp_rd_free_strings(items, n);
     if (type >= 0) H5Tclose(type);
     if (space >= 0) H5Sclose(space);
-    return sp_text_take(&t);
+    return sp_textbuf_take(&t);
 }
 
 static char *string_attr(hid_t group, const char *name) {
@@ -331,9 +331,9 @@ static sp_status read_region(legacy *s, uint32_t rank, const char *regions_path,
 }
 
 static sp_status read_rank(legacy *s, const rank_group *g) {
-    sp_text t = {0};
-    sp_text_printf(&t, "/%s/regions", g->name);
-    char *regions = sp_text_take(&t);
+    sp_textbuf t = SP_TEXTBUF_INIT;
+    sp_textbuf_printf(&t, "/%s/regions", g->name);
+    char *regions = sp_textbuf_take(&t);
     if (!regions) return sp_rd_no_memory(s->rd);
     links l = {0};
     sp_status st = SP_OK;
