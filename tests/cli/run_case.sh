@@ -8,6 +8,9 @@
 # expected/NAME.err (empty when that file does not exist), and its exit status
 # the case's. WORK_DIR's absolute path is shown as <WORK> in both.
 #
+# SP_CLI_WRAPPER_DIR, when set, comes first on PATH: scripts/memcheck puts a
+# scope-profiler there that runs the real one under valgrind.
+#
 # SP_UPDATE_EXPECTED=1 writes the outputs into expected/ instead of comparing
 # (then read every changed file against the specification before committing).
 set -u
@@ -25,7 +28,7 @@ want_rc=$(echo "$line" | awk '{print $2}')
 cmd=$(echo "$line" | sed 's/^[^ ]* *[0-9] *//')
 
 cd "$work" || exit 1
-PATH="$bin:$PATH"
+PATH="${SP_CLI_WRAPPER_DIR:+$SP_CLI_WRAPPER_DIR:}$bin:$PATH"
 NO_COLOR=1
 export PATH NO_COLOR
 unset SCOPE_PROFILER_OUTPUT SCOPE_PROFILER_LABEL
