@@ -62,7 +62,9 @@ static void create(fz *f, hid_t loc, const char *path, hid_t ftype, hid_t space,
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hssize_t n = H5Sget_simple_extent_npoints(space);
     if (n > 0 && H5Sget_simple_extent_ndims(space) == 1 && fz_chance(f, 32)) {
-        hsize_t chunk = 1 + fz_below(f, n < 64 ? (size_t)n : 64); /* at most the extent */
+        /* At most the extent, and at most ~64 chunks (zlib starts afresh for each). */
+        hsize_t chunk = 1 + fz_below(f, n < 64 ? (size_t)n : 64);
+        if (chunk < (hsize_t)n / 64) chunk = (hsize_t)n / 64;
         H5Pset_chunk(dcpl, 1, &chunk);
         if (fz_chance(f, 128)) H5Pset_shuffle(dcpl);
         H5Pset_deflate(dcpl, (unsigned)fz_below(f, 10));
