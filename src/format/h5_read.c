@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "model/model.h"
 
 /* gzip never compresses by much more than 1:1032; a claimed extent far past
  * that ratio over the bytes actually stored comes from a damaged header. */
@@ -30,8 +31,13 @@ static int link_is_local(hid_t loc, const char *path) {
 
 sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
     if (strcmp(path, "/") == 0) return SP_RD_GROUP;
-    char *prefix = strdup(path);
+    char small[512];
+    size_t len = strlen(path);
+    /* Only unusually long (schema-1) paths need the heap; if even that fails the
+     * path reads as absent, which the caller reports. */
+    char *prefix = len < sizeof small ? small : malloc(len + 1);
     if (!prefix) return SP_RD_ABSENT;
+    memcpy(prefix, path, len + 1);
     int ok = 1;
     /* H5Lexists fails instead of answering when an intermediate group is missing. */
     for (char *slash = strchr(prefix + 1, '/'); ok && slash; slash = strchr(slash + 1, '/')) {
@@ -40,7 +46,7 @@ sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
         *slash = '/';
     }
     ok = ok && link_is_local(loc, prefix);
-    free(prefix);
+    if (prefix != small) free(prefix);
     return ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
 }
 
@@ -260,7 +266,7 @@ static char *copy_fixed(const char *s, size_t len, H5T_str_t pad) {
 /* Copies vlen strings (NULL reads as ""); returns 0, or -1 when out of memory. */
 static int copy_variable(char **raw, size_t n, char **out) {
     for (size_t i = 0; i < n; i++) {
-        out[i] = strdup(raw[i] ? raw[i] : "");
+        out[i] = sp_strdup(raw[i]); /* NULL in the file reads as "" */
         if (!out[i]) return -1;
     }
     return 0;
@@ -350,17 +356,18 @@ sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *r
     return sp_rd_damaged(rd, "%s has %zu rows but %s has %zu", path, n, ref_path, want);
 }
 
-char *sp_rd_attr_string(hid_t attr) {
+int sp_rd_attr_string(hid_t attr, char **out) {
     hid_t type = H5Aget_type(attr);
     hid_t space = H5Aget_space(attr);
-    char *value = NULL;
+    int rc = 0;
+    *out = NULL;
     if (type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
-        H5Sget_simple_extent_type(space) != H5S_NULL && H5Sget_simple_extent_npoints(space) == 1 &&
-        sp_rd_read_attr_strings(attr, type, 1, &value) != 0)
-        value = NULL;
+        H5Sget_simple_extent_type(space) != H5S_NULL && H5Sget_simple_extent_npoints(space) == 1)
+        rc = sp_rd_read_attr_strings(attr, type, 1, out);
     if (space >= 0) H5Sclose(space);
     if (type >= 0) H5Tclose(type);
-    return value;
+    if (rc == -1) rc = 0; /* unreadable: not a string we can use */
+    return rc < 0 ? rc : *out != NULL;
 }
 
 int sp_rd_attr_int64(hid_t loc, const char *name, int64_t *value) {

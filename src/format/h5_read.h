@@ -76,9 +76,9 @@ int sp_rd_read_attr_strings(hid_t attr, hid_t type, size_t n, char **out);
 hid_t sp_rd_transfer_plist(hid_t ds, size_t n, size_t mem_elem);
 void sp_rd_close_plist(hid_t plist);
 
-/* Reads a string (scalar or fixed/variable) from an open attribute into an
- * owned copy; NULL when the attribute is not a scalar string. */
-char *sp_rd_attr_string(hid_t attr);
+/* Reads a scalar string attribute (fixed or variable length) into *out
+ * (owned): 1 read, 0 not a readable scalar string, -2 out of memory. */
+int sp_rd_attr_string(hid_t attr, char **out);
 
 /* Reads the integer attribute `name` of loc into *value: 1 read, 0 absent,
  * -1 present but not a scalar integer. */

@@ -46,7 +46,7 @@ static sp_status fill_threads(sp_rd *rd, sp_model *m, const int64_t *ranks, int6
         t->start_ns = value_or(cols[T_START], i, -1);
         t->end_ns = value_or(cols[T_END], i, -1);
         t->cpu_ns = value_or(cols[T_CPU], i, -1);
-        t->name = names ? names[i] : strdup("");
+        t->name = names ? names[i] : sp_strdup("");
         if (names) names[i] = NULL;
         if (!t->name) return sp_rd_no_memory(rd);
     }

@@ -148,7 +148,7 @@ static sp_status fill_string_column(sp_rd *rd, sp_model *m, const char *path, si
         if (values) {
             *slot = values[i];
             values[i] = NULL;
-        } else if (!(*slot = strdup(fallback))) {
+        } else if (!(*slot = sp_strdup(fallback))) {
             st = sp_rd_no_memory(rd);
         }
     }

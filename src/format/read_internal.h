@@ -57,8 +57,8 @@ sp_status sp_rd_metadata(sp_rd *rd, sp_model *m);
 /* The whole legacy layout: rank<N>/regions/<name>/{start_times,end_times}. */
 sp_status sp_rd_schema1(sp_rd *rd, sp_model *m);
 
-/* Whether the root holds at least one rank<N> group (a schema-1 profile). */
-int sp_rd_has_rank_groups(hid_t file);
+/* *found: whether the root holds a rank<N> group (a schema-1 profile). */
+sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found);
 
 /* Appends s as a JSON string literal (quotes and control characters
  * escaped, UTF-8 kept as is): tags and readable metadata. */

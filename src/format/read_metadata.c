@@ -31,7 +31,7 @@ static herr_t collect_name(hid_t loc, const char *name, const H5A_info_t *info, 
         l->names = grown;
         l->cap = cap;
     }
-    if (!(l->names[l->count] = strdup(name))) {
+    if (!(l->names[l->count] = sp_strdup(name))) {
         l->out_of_memory = 1;
         return -1;
     }
@@ -51,6 +51,7 @@ static int list_attributes(hid_t group, name_list *out) {
     if ((flags & H5P_CRT_ORDER_TRACKED) &&
         H5Aiterate2(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_name, out) >= 0)
         return 0;
+    if (out->out_of_memory) return -1; /* not a reason to fall back to name order */
     free_names(out);
     idx = 0;
     return H5Aiterate2(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, out) < 0 ? -1 : 0;

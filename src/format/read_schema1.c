@@ -26,7 +26,7 @@ static herr_t collect_link(hid_t group, const char *name, const H5L_info_t *info
         l->names = grown;
         l->cap = cap;
     }
-    if (!(l->names[l->count] = strdup(name))) {
+    if (!(l->names[l->count] = sp_strdup(name))) {
         l->out_of_memory = 1;
         return -1;
     }
@@ -34,7 +34,12 @@ static herr_t collect_link(hid_t group, const char *name, const H5L_info_t *info
     return 0;
 }
 
-/* The links of the group at path, in name order. */
+static void free_links(links *l) {
+    sp_rd_free_strings(l->names, l->count);
+    memset(l, 0, sizeof *l);
+}
+
+/* The links of the group at path, in name order (*out empty on failure). */
 static sp_status list_links(sp_rd *rd, const char *path, links *out) {
     memset(out, 0, sizeof *out);
     hid_t group = H5Gopen2(rd->file, path, H5P_DEFAULT);
@@ -43,12 +48,9 @@ static sp_status list_links(sp_rd *rd, const char *path, links *out) {
     herr_t rc = H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_link, out);
     H5Gclose(group);
     if (rc >= 0) return SP_OK;
-    return out->out_of_memory ? sp_rd_no_memory(rd) : sp_rd_damaged(rd, "cannot list %s", path);
-}
-
-static void free_links(links *l) {
-    sp_rd_free_strings(l->names, l->count);
-    memset(l, 0, sizeof *l);
+    int out_of_memory = out->out_of_memory;
+    free_links(out);
+    return out_of_memory ? sp_rd_no_memory(rd) : sp_rd_damaged(rd, "cannot list %s", path);
 }
 
 /* --- rank groups ---------------------------------------------------------- */
@@ -95,16 +97,18 @@ static sp_status rank_groups(sp_rd *rd, const links *root, rank_group **out, siz
     return SP_OK;
 }
 
-int sp_rd_has_rank_groups(hid_t file) {
-    sp_rd rd = {file, "", NULL};
+sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found) {
     links root;
     rank_group *groups = NULL;
     size_t n = 0;
-    if (list_links(&rd, "/", &root)) return 0;
-    sp_status st = rank_groups(&rd, &root, &groups, &n);
+    *found = 0;
+    sp_status st = list_links(rd, "/", &root);
+    if (st) return st;
+    st = rank_groups(rd, &root, &groups, &n);
     free(groups);
     free_links(&root);
-    return !st && n > 0;
+    *found = !st && n > 0;
+    return st;
 }
 
 /* --- accumulating rows and events --------------------------------------- */
@@ -146,7 +150,7 @@ static int64_t region_id(legacy *s, const char *name) {
     if (names) m->region_names = names;
     uint32_t *by_name = realloc(s->by_name, (m->num_regions + 1) * sizeof *by_name);
     if (by_name) s->by_name = by_name;
-    char *copy = names && by_name ? strdup(name) : NULL;
+    char *copy = names && by_name ? sp_strdup(name) : NULL;
     if (!copy) return -1;
     uint32_t id = (uint32_t)m->num_regions;
     memmove(&s->by_name[lo + 1], &s->by_name[lo], (m->num_regions - lo) * sizeof *by_name);
@@ -216,49 +220,63 @@ static sp_status read_columns(sp_rd *rd, const char *group, columns *c) {
 
 /* Tags as FORMAT.md's JSON list: a string array becomes ["a", "b"]; a
  * scalar string is kept when it already is a JSON list, else wrapped. */
+static void tags_text(sp_textbuf *t, char **items, size_t n, int scalar) {
+    if (scalar && n == 1 && items[0][0] == '[') {
+        sp_textbuf_append(t, items[0]);
+        return;
+    }
+    sp_textbuf_putc(t, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) sp_textbuf_append(t, ", ");
+        sp_rd_json_string(t, items[i]);
+    }
+    sp_textbuf_putc(t, ']');
+}
+
+/* The tags attribute as JSON ("[]" when it holds no strings); NULL only
+ * when out of memory. */
 static char *tags_json(hid_t attr) {
     hid_t type = H5Aget_type(attr), space = H5Aget_space(attr);
     sp_textbuf t = SP_TEXTBUF_INIT;
     char **items = NULL;
     size_t n = 0;
+    int oom = 0;
     if (type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
         H5Sget_simple_extent_type(space) != H5S_NULL) {
         hssize_t points = H5Sget_simple_extent_npoints(space);
         n = points > 0 ? (size_t)points : 0;
         items = calloc(n ? n : 1, sizeof *items);
-        if (items && sp_rd_read_attr_strings(attr, type, n, items) != 0) n = 0;
+        int rc = items ? sp_rd_read_attr_strings(attr, type, n, items) : -2;
+        oom = rc == -2;
+        if (rc != 0) n = 0;
     }
     int scalar = space >= 0 && H5Sget_simple_extent_type(space) == H5S_SCALAR;
-    if (scalar && n == 1 && items[0][0] == '[') {
-        sp_textbuf_printf(&t, "%s", items[0]);
-    } else {
-        sp_textbuf_append_n(&t, "[", 1);
-        for (size_t i = 0; i < n; i++) {
-            if (i) sp_textbuf_append_n(&t, ", ", 2);
-            sp_rd_json_string(&t, items[i]);
-        }
-        sp_textbuf_append_n(&t, "]", 1);
-    }
+    tags_text(&t, items, n, scalar);
     sp_rd_free_strings(items, n);
     if (type >= 0) H5Tclose(type);
     if (space >= 0) H5Sclose(space);
-    return sp_textbuf_take(&t);
+    if (oom) sp_textbuf_free(&t);
+    return oom ? NULL : sp_textbuf_take(&t);
 }
 
+/* A scalar string attribute, "" when absent or not a string; NULL only when
+ * out of memory. */
 static char *string_attr(hid_t group, const char *name) {
-    if (H5Aexists(group, name) <= 0) return strdup("");
+    if (H5Aexists(group, name) <= 0) return sp_strdup("");
     hid_t attr = H5Aopen(group, name, H5P_DEFAULT);
-    char *value = attr >= 0 ? sp_rd_attr_string(attr) : NULL;
+    char *value = NULL;
+    int rc = attr >= 0 ? sp_rd_attr_string(attr, &value) : 0;
     if (attr >= 0) H5Aclose(attr);
-    return value ? value : strdup("");
+    return rc == 1 ? value : rc == -2 ? NULL : sp_strdup("");
 }
 
 static char *tags_attr(hid_t group) {
-    if (H5Aexists(group, "tags") <= 0) return strdup("[]");
+    if (H5Aexists(group, "tags") <= 0) return sp_strdup("[]");
     hid_t attr = H5Aopen(group, "tags", H5P_DEFAULT);
-    char *value = attr >= 0 ? tags_json(attr) : NULL;
-    if (attr >= 0) H5Aclose(attr);
-    return value ? value : strdup("[]");
+    if (attr < 0) return sp_strdup("[]");
+    char *value = tags_json(attr);
+    H5Aclose(attr);
+    return value;
 }
 
 /* The optional attributes source_file, source_lineno, source_text, tags;
@@ -271,7 +289,7 @@ static sp_status row_attributes(sp_rd *rd, const char *group_path, sp_model_row 
     r->source_file = string_attr(group, "source_file");
     r->source_text = string_attr(group, "source_text");
     r->tags = tags_attr(group);
-    r->event_metadata = strdup("[]");
+    r->event_metadata = sp_strdup("[]");
     H5Gclose(group);
     if (!r->source_file || !r->source_text || !r->tags || !r->event_metadata)
         return sp_rd_no_memory(rd);

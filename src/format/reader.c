@@ -72,10 +72,13 @@ static sp_status read_layout(sp_rd *rd, sp_layout *layout) {
     *layout = SP_LAYOUT_COLUMNAR;
     if (H5Aexists(rd->file, "storage_layout") <= 0) return SP_OK;
     hid_t attr = H5Aopen(rd->file, "storage_layout", H5P_DEFAULT);
-    char *value = attr >= 0 ? sp_rd_attr_string(attr) : NULL;
+    char *value = NULL;
+    int rc = attr >= 0 ? sp_rd_attr_string(attr, &value) : 0;
     if (attr >= 0) H5Aclose(attr);
     sp_status st = SP_OK;
-    if (!value)
+    if (rc == -2)
+        st = sp_rd_no_memory(rd);
+    else if (!value)
         st = sp_error_set(rd->err, SP_ERR_BAD_DATASET,
                           "%s: the root attribute storage_layout is not a string", rd->path);
     else if (strcmp(value, "aggregate") == 0)
@@ -90,9 +93,15 @@ static sp_status read_layout(sp_rd *rd, sp_layout *layout) {
 }
 
 /* A file without the schema attribute: what its groups say it is, or 0. */
-static int64_t guess_schema(sp_rd *rd, int has_index) {
-    if (has_index) return sp_rd_kind_of(rd->file, "/events/start_times") != SP_RD_ABSENT ? 2 : 3;
-    return sp_rd_has_rank_groups(rd->file) ? 1 : 0;
+static sp_status guess_schema(sp_rd *rd, int has_index, int64_t *schema) {
+    if (has_index) {
+        *schema = sp_rd_kind_of(rd->file, "/events/start_times") != SP_RD_ABSENT ? 2 : 3;
+        return SP_OK;
+    }
+    int legacy = 0;
+    sp_status st = sp_rd_has_rank_groups(rd, &legacy);
+    *schema = legacy;
+    return st;
 }
 
 /* Checks shared by all schemas once rows and raw events are loaded. */
@@ -129,7 +138,8 @@ static sp_status read_profile(sp_rd *rd, sp_model *m) {
     sp_status st = read_schema(rd, &schema);
     if (st) return st;
     int has_index = sp_rd_kind_of(rd->file, "/rank_region_index") == SP_RD_GROUP;
-    if (schema == 0 && !(schema = guess_schema(rd, has_index)))
+    if (schema == 0 && (st = guess_schema(rd, has_index, &schema))) return st;
+    if (schema == 0)
         return sp_error_set(rd->err, SP_ERR_NOT_A_PROFILE,
                             "%s: no /rank_region_index or rank<N> groups: not a scope-profiler "
                             "profile",
