@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "format/atomic_file.h"
+#include "format/chunk_compress.h"
 #include "format/guarded_driver.h"
 #include "format/h5_write.h"
 
@@ -27,6 +28,10 @@ struct sp_writer {
     /* One chunk's worth of events waiting to be written. */
     int64_t *stage_deltas, *stage_durations, *stage_threads;
     size_t staged;
+    /* Compressed columns: we compress each chunk (in parallel) and write it raw. */
+    int gzip_level;        /* -1: HDF5 writes the columns as they are */
+    size_t chunk_elements; /* the columns' chunk length */
+    sp_chunk_job jobs[3];  /* deltas, durations, thread ids */
     /* The index, written at commit. */
     sp_model_row *rows;
     size_t num_rows, max_rows;
@@ -70,6 +75,13 @@ static void free_rows(sp_writer *w) {
     w->num_rows = 0;
 }
 
+static void free_jobs(sp_writer *w) {
+    for (size_t i = 0; i < 3; i++) {
+        free(w->jobs[i].shuffled);
+        free(w->jobs[i].out);
+    }
+}
+
 static void free_tables(sp_writer *w) {
     for (size_t i = 0; i < w->num_threads; i++)
         free(w->threads[i].name);
@@ -85,6 +97,7 @@ static void release(sp_writer *w) {
     H5Eset_auto2(H5E_DEFAULT, w->saved_handler, w->saved_data);
     free_rows(w);
     free_tables(w);
+    free_jobs(w);
     free(w->stage_deltas);
     free(w->stage_durations);
     free(w->stage_threads);
@@ -112,6 +125,18 @@ static hid_t create_event_column(sp_writer *w, hid_t group, const char *name, in
     if (dcpl >= 0) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
     return ds;
+}
+
+static int prepare_jobs(sp_writer *w) {
+    for (size_t i = 0; i < 3; i++) {
+        sp_chunk_job *job = &w->jobs[i];
+        job->chunk_elements = w->chunk_elements;
+        job->level = w->gzip_level;
+        job->shuffled = malloc(w->chunk_elements * sizeof(int64_t));
+        job->out = malloc(sp_chunk_bound(w->chunk_elements));
+        if (!job->shuffled || !job->out) return 0;
+    }
+    return 1;
 }
 
 static int gzip_level_for(uint64_t total_events, const sp_write_options *o) {
@@ -161,6 +186,14 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
         return NULL;
     }
     int gzip_level = gzip_level_for(total_events, options);
+    /* Small columns are contiguous (FORMAT.md 2.2), and contiguous ones carry no filter. */
+    w->gzip_level = total_events * sizeof(int64_t) > SP_CONTIGUOUS_MAX_BYTES ? gzip_level : -1;
+    w->chunk_elements = total_events < EVENT_CHUNK_ELEMENTS ? total_events : EVENT_CHUNK_ELEMENTS;
+    if (w->gzip_level >= 0 && !prepare_jobs(w)) {
+        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
+        sp_writer_abort(w);
+        return NULL;
+    }
     hid_t events = H5Gcreate2(w->file, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (events >= 0) {
         w->ds_starts = create_event_column(w, events, "start_deltas", gzip_level);
@@ -231,15 +264,40 @@ static int write_slab(hid_t ds, uint64_t offset, const int64_t *data, size_t n) 
     return rc;
 }
 
+/* Compresses the staged chunk of every column at once and writes the chunks raw. */
+static int write_compressed_stage(sp_writer *w) {
+    const int64_t *columns[3] = {w->stage_deltas, w->stage_durations, w->stage_threads};
+    hid_t datasets[3] = {w->ds_starts, w->ds_durations, w->ds_threads};
+    size_t count = w->ds_threads >= 0 ? 3 : 2;
+    for (size_t i = 0; i < count; i++) {
+        w->jobs[i].values = columns[i];
+        w->jobs[i].n = w->staged;
+    }
+    if (!sp_chunk_compress_all(w->jobs, count)) return -1;
+    hsize_t offset = w->flushed_events;
+    for (size_t i = 0; i < count; i++)
+        if (H5Dwrite_chunk(datasets[i], H5P_DEFAULT, 0, &offset, w->jobs[i].out_size,
+                           w->jobs[i].out) < 0)
+            return -1;
+    return 0;
+}
+
 static sp_status flush_stage(sp_writer *w, sp_error *err) {
     if (!w->staged) return SP_OK;
     errno = 0;
-    if (write_slab(w->ds_starts, w->flushed_events, w->stage_deltas, w->staged) < 0 ||
-        write_slab(w->ds_durations, w->flushed_events, w->stage_durations, w->staged) < 0 ||
-        (w->ds_threads >= 0 &&
-         write_slab(w->ds_threads, w->flushed_events, w->stage_threads, w->staged) < 0))
-        return hdf5_failure(w, err, "/events");
-    if (w->io_errno) return hdf5_failure(w, err, "/events");
+    int rc;
+    if (w->gzip_level >= 0) {
+        rc = write_compressed_stage(w);
+    } else {
+        rc = write_slab(w->ds_starts, w->flushed_events, w->stage_deltas, w->staged) < 0 ||
+                     write_slab(w->ds_durations, w->flushed_events, w->stage_durations, w->staged) <
+                         0 ||
+                     (w->ds_threads >= 0 &&
+                      write_slab(w->ds_threads, w->flushed_events, w->stage_threads, w->staged) < 0)
+                 ? -1
+                 : 0;
+    }
+    if (rc < 0 || w->io_errno) return hdf5_failure(w, err, "/events");
     w->flushed_events += w->staged;
     w->staged = 0;
     return SP_OK;
