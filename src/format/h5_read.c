@@ -386,3 +386,29 @@ int sp_rd_attr_int64(hid_t loc, const char *name, int64_t *value) {
     H5Aclose(attr);
     return rc;
 }
+
+herr_t sp_rd_names_add(sp_rd_names *l, const char *name) {
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **grown = realloc(l->names, cap * sizeof *grown);
+        if (!grown) {
+            l->out_of_memory = 1;
+            return -1;
+        }
+        l->names = grown;
+        l->cap = cap;
+    }
+    if (!(l->names[l->count] = sp_strdup(name))) {
+        l->out_of_memory = 1;
+        return -1;
+    }
+    l->count++;
+    return 0;
+}
+
+void sp_rd_names_free(sp_rd_names *l) {
+    for (size_t i = 0; i < l->count; i++)
+        free(l->names[i]);
+    free(l->names);
+    memset(l, 0, sizeof *l);
+}

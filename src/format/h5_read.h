@@ -87,4 +87,16 @@ int sp_rd_attr_int64(hid_t loc, const char *name, int64_t *value);
 /* Frees variable-length data read with mem_type into buf (n elements). */
 void sp_rd_reclaim(hid_t mem_type, size_t n, void *buf);
 
+/* Names collected by an HDF5 iteration callback (attributes or links). */
+typedef struct sp_rd_names {
+    char **names;
+    size_t count, cap;
+    int out_of_memory;
+} sp_rd_names;
+
+/* Appends a copy of name; returns -1 (and sets out_of_memory) when it cannot,
+ * which also stops the HDF5 iteration that called it. */
+herr_t sp_rd_names_add(sp_rd_names *l, const char *name);
+void sp_rd_names_free(sp_rd_names *l);
+
 #endif

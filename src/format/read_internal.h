@@ -60,8 +60,4 @@ sp_status sp_rd_schema1(sp_rd *rd, sp_model *m);
 /* *found: whether the root holds a rank<N> group (a schema-1 profile). */
 sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found);
 
-/* Appends s as a JSON string literal (quotes and control characters
- * escaped, UTF-8 kept as is): tags and readable metadata. */
-void sp_rd_json_string(sp_textbuf *t, const char *s);
-
 #endif

@@ -2,45 +2,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_escape.h"
 #include "format/read_internal.h"
-
-typedef struct name_list {
-    char **names;
-    size_t count, cap;
-    int out_of_memory;
-} name_list;
-
-static void free_names(name_list *l) {
-    for (size_t i = 0; i < l->count; i++)
-        free(l->names[i]);
-    free(l->names);
-    memset(l, 0, sizeof *l);
-}
 
 static herr_t collect_name(hid_t loc, const char *name, const H5A_info_t *info, void *data) {
     (void)loc;
     (void)info;
-    name_list *l = data;
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **grown = realloc(l->names, cap * sizeof *grown);
-        if (!grown) {
-            l->out_of_memory = 1;
-            return -1;
-        }
-        l->names = grown;
-        l->cap = cap;
-    }
-    if (!(l->names[l->count] = sp_strdup(name))) {
-        l->out_of_memory = 1;
-        return -1;
-    }
-    l->count++;
-    return 0;
+    return sp_rd_names_add(data, name);
 }
 
-/* Attribute names in creation order when the group tracks it, else by name. */
-static int list_attributes(hid_t group, name_list *out) {
+static int list_attributes(hid_t group, sp_rd_names *out) {
     unsigned flags = 0;
     hid_t gcpl = H5Gget_create_plist(group);
     if (gcpl >= 0) {
@@ -52,7 +23,7 @@ static int list_attributes(hid_t group, name_list *out) {
         H5Aiterate2(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_name, out) >= 0)
         return 0;
     if (out->out_of_memory) return -1; /* not a reason to fall back to name order */
-    free_names(out);
+    sp_rd_names_free(out);
     idx = 0;
     return H5Aiterate2(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, out) < 0 ? -1 : 0;
 }
@@ -95,7 +66,7 @@ static int render_strings(hid_t attr, hid_t type, size_t n, sp_textbuf *t) {
     }
     for (size_t i = 0; i < n; i++) {
         if (i) sp_textbuf_append_n(t, ", ", 2);
-        sp_rd_json_string(t, v[i]);
+        sp_json_escape(t, v[i]);
     }
     sp_rd_free_strings(v, n);
     return 1;
@@ -239,7 +210,7 @@ sp_status sp_rd_metadata(sp_rd *rd, sp_model *m) {
     if (sp_rd_kind_of(rd->file, "/metadata") != SP_RD_GROUP) return SP_OK;
     hid_t group = H5Gopen2(rd->file, "/metadata", H5P_DEFAULT);
     if (group < 0) return SP_OK;
-    name_list names = {0};
+    sp_rd_names names = {0};
     sp_status st = SP_OK;
     if (list_attributes(group, &names) < 0)
         st = names.out_of_memory ? sp_rd_no_memory(rd)
@@ -251,7 +222,7 @@ sp_status sp_rd_metadata(sp_rd *rd, sp_model *m) {
         if (attr >= 0) H5Aclose(attr);
         if (st) st = sp_rd_no_memory(rd);
     }
-    free_names(&names);
+    sp_rd_names_free(&names);
     H5Gclose(group);
     return st;
 }

@@ -2,41 +2,17 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json_escape.h"
 #include "format/read_internal.h"
 
 /* --- link names ----------------------------------------------------------- */
 
-typedef struct links {
-    char **names;
-    size_t count, cap;
-    int out_of_memory;
-} links;
+typedef sp_rd_names links;
 
 static herr_t collect_link(hid_t group, const char *name, const H5L_info_t *info, void *data) {
     (void)group;
     (void)info;
-    links *l = data;
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        char **grown = realloc(l->names, cap * sizeof *grown);
-        if (!grown) {
-            l->out_of_memory = 1;
-            return -1;
-        }
-        l->names = grown;
-        l->cap = cap;
-    }
-    if (!(l->names[l->count] = sp_strdup(name))) {
-        l->out_of_memory = 1;
-        return -1;
-    }
-    l->count++;
-    return 0;
-}
-
-static void free_links(links *l) {
-    sp_rd_free_strings(l->names, l->count);
-    memset(l, 0, sizeof *l);
+    return sp_rd_names_add(data, name);
 }
 
 /* The links of the group at path, in name order (*out empty on failure). */
@@ -49,7 +25,7 @@ static sp_status list_links(sp_rd *rd, const char *path, links *out) {
     H5Gclose(group);
     if (rc >= 0) return SP_OK;
     int out_of_memory = out->out_of_memory;
-    free_links(out);
+    sp_rd_names_free(out);
     return out_of_memory ? sp_rd_no_memory(rd) : sp_rd_damaged(rd, "cannot list %s", path);
 }
 
@@ -106,7 +82,7 @@ sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found) {
     if (st) return st;
     st = rank_groups(rd, &root, &groups, &n);
     free(groups);
-    free_links(&root);
+    sp_rd_names_free(&root);
     *found = !st && n > 0;
     return st;
 }
@@ -228,7 +204,7 @@ static void tags_text(sp_textbuf *t, char **items, size_t n, int scalar) {
     sp_textbuf_putc(t, '[');
     for (size_t i = 0; i < n; i++) {
         if (i) sp_textbuf_append(t, ", ");
-        sp_rd_json_string(t, items[i]);
+        sp_json_escape(t, items[i]);
     }
     sp_textbuf_putc(t, ']');
 }
@@ -358,7 +334,7 @@ static sp_status read_rank(legacy *s, const rank_group *g) {
     if (sp_rd_kind_of(s->rd->file, regions) == SP_RD_GROUP) st = list_links(s->rd, regions, &l);
     for (size_t i = 0; !st && i < l.count; i++)
         st = read_region(s, g->rank, regions, l.names[i]);
-    free_links(&l);
+    sp_rd_names_free(&l);
     free(regions);
     return st;
 }
@@ -382,6 +358,6 @@ sp_status sp_rd_schema1(sp_rd *rd, sp_model *m) {
     free(s.parent_ids);
     free(s.by_name);
     free(groups);
-    free_links(&root);
+    sp_rd_names_free(&root);
     return st;
 }

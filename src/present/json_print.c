@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-#include "present/json_escape.h"
+#include "common/json_escape.h"
 #include "common/py_float.h"
 
 static void newline_indent(sp_textbuf *out, int level) {

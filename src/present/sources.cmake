@@ -1,5 +1,5 @@
 set(SP_SOURCES_present
-  py_path.c json_escape.c csv_escape.c
+  py_path.c csv_escape.c
   json_build.c json_print.c text_file.c
   table_columns.c table_cells.c table_layout.c notes_box.c table_print.c
   run_info.c print_summary.c run_summary.c

@@ -5,8 +5,8 @@
  * not escaped. A byte that is not valid UTF-8 becomes \ufffd (Python reads
  * such names with errors="replace"), so the output is always valid JSON.
  */
-#ifndef SP_PRESENT_JSON_ESCAPE_H
-#define SP_PRESENT_JSON_ESCAPE_H
+#ifndef SP_COMMON_JSON_ESCAPE_H
+#define SP_COMMON_JSON_ESCAPE_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "present/json_escape.h"
+#include "common/json_escape.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -47,7 +47,7 @@ void sp_json_escape_n(sp_textbuf *out, const char *s, size_t n) {
         } else {
             uint32_t v = (uint32_t)cp - 0x10000;
             sp_textbuf_printf(out, "\\u%04x\\u%04x", 0xD800 + (unsigned)(v >> 10),
-                           0xDC00 + (unsigned)(v & 0x3FF));
+                              0xDC00 + (unsigned)(v & 0x3FF));
         }
     }
     sp_textbuf_putc(out, '"');
