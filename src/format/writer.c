@@ -11,6 +11,7 @@
 #include "format/chunk_compress.h"
 #include "format/guarded_driver.h"
 #include "format/h5_write.h"
+#include "format/writer_tables.h"
 
 #define SCHEMA_VERSION 3
 /* Events per chunk of the event columns (512 KiB of int64), also the staging size. */
@@ -380,137 +381,6 @@ sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_ro
     return SP_OK;
 }
 
-static hid_t stats_memory_type(void) {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(sp_row_stats));
-    H5Tinsert(t, "total", HOFFSET(sp_row_stats, total), H5T_NATIVE_INT64);
-    H5Tinsert(t, "minimum", HOFFSET(sp_row_stats, minimum), H5T_NATIVE_INT64);
-    H5Tinsert(t, "maximum", HOFFSET(sp_row_stats, maximum), H5T_NATIVE_INT64);
-    H5Tinsert(t, "first", HOFFSET(sp_row_stats, first), H5T_NATIVE_INT64);
-    H5Tinsert(t, "last", HOFFSET(sp_row_stats, last), H5T_NATIVE_INT64);
-    H5Tinsert(t, "start_minimum", HOFFSET(sp_row_stats, start_minimum), H5T_NATIVE_INT64);
-    H5Tinsert(t, "end_maximum", HOFFSET(sp_row_stats, end_maximum), H5T_NATIVE_INT64);
-    H5Tinsert(t, "gpu_count", HOFFSET(sp_row_stats, gpu_count), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "gpu_total", HOFFSET(sp_row_stats, gpu_total), H5T_NATIVE_INT64);
-    H5Tinsert(t, "mean", HOFFSET(sp_row_stats, mean), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "m2", HOFFSET(sp_row_stats, m2), H5T_NATIVE_DOUBLE);
-    return t;
-}
-
-/* The packed little-endian layout FORMAT.md 2.3 fixes on disk. */
-static hid_t stats_file_type(void) {
-    static const char *const names[] = {"total",     "minimum",       "maximum",     "first",
-                                        "last",      "start_minimum", "end_maximum", "gpu_count",
-                                        "gpu_total", "mean",          "m2"};
-    hid_t t = H5Tcreate(H5T_COMPOUND, 11 * 8);
-    for (size_t i = 0; i < 11; i++) {
-        hid_t field = i == 7 ? H5T_STD_U64LE : i >= 9 ? H5T_IEEE_F64LE : H5T_STD_I64LE;
-        H5Tinsert(t, names[i], i * 8, field);
-    }
-    return t;
-}
-
-static int write_index(sp_writer *w, hid_t group) {
-    size_t n = w->num_rows;
-    uint32_t *u32 = malloc((n ? n : 1) * sizeof *u32);
-    uint64_t *u64 = malloc((n ? n : 1) * sizeof *u64);
-    int64_t *i64 = malloc((n ? n : 1) * sizeof *i64);
-    const char **strings = malloc((n ? n : 1) * sizeof *strings);
-    sp_row_stats *stats = malloc((n ? n : 1) * sizeof *stats);
-    int rc = (u32 && u64 && i64 && strings && stats) ? 0 : -1;
-#define COLUMN(buf, expr, name, ftype, mtype)                                                      \
-    if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < n; i++)                                                             \
-            buf[i] = (expr);                                                                       \
-        rc = sp_h5_write_array(group, name, ftype, mtype, buf, n);                                 \
-    }
-    COLUMN(u32, w->rows[i].region, "region_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32)
-    COLUMN(u32, w->rows[i].rank, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32)
-    COLUMN(u64, w->rows[i].offset, "event_offsets", H5T_STD_U64LE, H5T_NATIVE_UINT64)
-    COLUMN(u64, w->rows[i].count, "event_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64)
-    COLUMN(i64, w->rows[i].source_line, "source_lines", H5T_STD_I64LE, H5T_NATIVE_INT64)
-    COLUMN(i64, w->rows[i].exclusive_total, "exclusive_totals", H5T_STD_I64LE, H5T_NATIVE_INT64)
-#undef COLUMN
-#define STRINGS(field, name)                                                                       \
-    if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < n; i++)                                                             \
-            strings[i] = w->rows[i].field;                                                         \
-        rc = sp_h5_write_strings(group, name, strings, n);                                         \
-    }
-    STRINGS(source_file, "source_files")
-    STRINGS(source_text, "source_texts")
-    STRINGS(tags, "tags")
-    STRINGS(event_metadata, "event_metadata")
-#undef STRINGS
-    if (rc == 0) {
-        for (size_t i = 0; i < n; i++)
-            stats[i] = w->rows[i].stats;
-        hid_t ft = stats_file_type(), mt = stats_memory_type();
-        rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
-                                  : -1;
-        if (ft >= 0) H5Tclose(ft);
-        if (mt >= 0) H5Tclose(mt);
-    }
-    free(u32);
-    free(u64);
-    free(i64);
-    free(strings);
-    free(stats);
-    return rc;
-}
-
-static int write_threads(sp_writer *w) {
-    const sp_thread_info *threads = w->threads;
-    size_t count = w->num_threads;
-    hid_t group = H5Gcreate2(w->file, "thread_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = group >= 0 ? 0 : -1;
-    uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
-    int64_t *values = malloc((count ? count : 1) * sizeof *values);
-    int8_t *daemon = malloc(count ? count : 1);
-    const char **names = malloc((count ? count : 1) * sizeof *names);
-    if (!ranks || !values || !daemon || !names) rc = -1;
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            ranks[i] = threads[i].rank;
-        rc = sp_h5_write_array(group, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
-    }
-#define INT64_COLUMN(field)                                                                        \
-    if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < count; i++)                                                         \
-            values[i] = threads[i].field;                                                          \
-        rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
-    }
-    INT64_COLUMN(index)
-    INT64_COLUMN(ident)
-    INT64_COLUMN(native_id)
-#undef INT64_COLUMN
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            daemon[i] = threads[i].daemon;
-        rc = sp_h5_write_array(group, "daemon", H5T_STD_I8LE, H5T_NATIVE_INT8, daemon, count);
-    }
-#define INT64_COLUMN(field)                                                                        \
-    if (rc == 0) {                                                                                 \
-        for (size_t i = 0; i < count; i++)                                                         \
-            values[i] = threads[i].field;                                                          \
-        rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
-    }
-    INT64_COLUMN(start_ns)
-    INT64_COLUMN(end_ns)
-    INT64_COLUMN(cpu_ns)
-#undef INT64_COLUMN
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            names[i] = threads[i].name;
-        rc = sp_h5_write_strings(group, "name", names, count);
-    }
-    free(ranks);
-    free(values);
-    free(daemon);
-    free(names);
-    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
-    return rc;
-}
-
 sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
                                 sp_error *err) {
     sp_thread_info *grown = realloc(w->threads, (w->num_threads + count + 1) * sizeof *grown);
@@ -524,39 +394,6 @@ sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, siz
         w->num_threads++;
     }
     return SP_OK;
-}
-
-static int write_clock_offsets(sp_writer *w) {
-    const sp_clock_offset *offsets = w->offsets;
-    size_t count = w->num_offsets;
-    hid_t group = H5Gcreate2(w->file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t sub =
-        group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
-    uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
-    int64_t *values = malloc((count ? count : 1) * sizeof *values);
-    if (!ranks || !values) rc = -1;
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            ranks[i] = offsets[i].rank;
-        rc = sp_h5_write_array(sub, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, count);
-    }
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            values[i] = offsets[i].offset_ns;
-        rc = sp_h5_write_array(sub, "offset_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);
-    }
-    if (rc == 0) {
-        for (size_t i = 0; i < count; i++)
-            values[i] = offsets[i].uncertainty_ns;
-        rc = sp_h5_write_array(sub, "uncertainty_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, values,
-                               count);
-    }
-    free(ranks);
-    free(values);
-    if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
-    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
-    return rc;
 }
 
 sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
@@ -579,11 +416,13 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
         errno = 0;
         hid_t group =
             H5Gcreate2(w->file, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        int rc = group >= 0 ? write_index(w, group) : -1;
+        int rc = group >= 0 ? sp_write_index(group, w->rows, w->num_rows) : -1;
         if (group >= 0 && H5Gclose(group) < 0) rc = -1;
         /* FORMAT.md: /thread_table only in files whose calls carry thread ids */
-        if (rc == 0 && w->ds_threads >= 0 && w->num_threads) rc = write_threads(w);
-        if (rc == 0 && w->num_offsets) rc = write_clock_offsets(w);
+        if (rc == 0 && w->ds_threads >= 0 && w->num_threads)
+            rc = sp_write_thread_table(w->file, w->threads, w->num_threads);
+        if (rc == 0 && w->num_offsets)
+            rc = sp_write_clock_offsets(w->file, w->offsets, w->num_offsets);
         if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");
     }
     if (!st) {

@@ -1,0 +1,21 @@
+/*
+ * Writing the index and the optional tables of a profile (writer.c commits
+ * them after the event columns).
+ */
+#ifndef SP_FORMAT_WRITER_TABLES_H
+#define SP_FORMAT_WRITER_TABLES_H
+
+#include <hdf5.h>
+
+#include "model/model.h"
+
+/* The /rank_region_index datasets under group, rows' offsets as given. */
+int sp_write_index(hid_t group, const sp_model_row *rows, size_t n);
+
+/* /thread_table. */
+int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count);
+
+/* /scope_profiler_c/clock_offsets (extension_version 1). */
+int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t count);
+
+#endif
