@@ -13,7 +13,7 @@
 
 #include "present/csv_escape.h"
 #include "present/json_build.h"
-#include "present/json_escape.h"
+#include "common/json_escape.h"
 #include "present/json_print.h"
 #include "common/py_float.h"
 #include "present/py_path.h"
