@@ -13,31 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long status_kib(const char *field) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long value = -1;
-    size_t n = strlen(field);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, n) == 0) value = atol(line + n);
-    if (f) fclose(f);
-    return value;
-}
-
-/* Resets the peak resident size (VmHWM) to the current one (Linux >= 4.0). */
-static void reset_peak(void) {
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_support.h"
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -57,13 +33,13 @@ int main(int argc, char **argv) {
         sp_end(regions[i % 4]);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    long before = status_kib("VmRSS:");
-    reset_peak();
+    long before = bench_status_kib("VmRSS:");
+    bench_reset_peak();
     sp_finalize_options quiet = {.quiet = 1};
-    double t0 = now_s();
+    double t0 = bench_now_s();
     sp_status st = sp_finalize(&quiet);
-    double t = now_s() - t0;
-    long peak = status_kib("VmHWM:");
+    double t = bench_now_s() - t0;
+    long peak = bench_status_kib("VmHWM:");
     if (rank == 0) {
         printf("finalize of %d ranks x %ld calls: %.3f s (status %s)\n", size, calls, t,
                sp_status_string(st));

@@ -14,30 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static long status_kib(const char *field) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long value = -1;
-    size_t n = strlen(field);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, field, n) == 0) value = atol(line + n);
-    if (f) fclose(f);
-    return value;
-}
-
-static void reset_peak(void) {
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
-}
+#include "bench_support.h"
 
 /* timestep > (assemble, solve > (io)) : 4 regions, nesting three deep. */
 static void write_profile(const char *path, long calls) {
@@ -61,16 +38,16 @@ static void write_profile(const char *path, long calls) {
 }
 
 static void measure(const char *path, long calls, int with_table) {
-    long before = status_kib("VmRSS:");
-    reset_peak();
-    double t0 = now_s();
+    long before = bench_status_kib("VmRSS:");
+    bench_reset_peak();
+    double t0 = bench_now_s();
     sp_error err;
     sp_results *r = sp_read(path, &err);
     if (!r) {
         fprintf(stderr, "bench_read_summary: %s\n", err.message);
         exit(1);
     }
-    double t_read = now_s() - t0;
+    double t_read = bench_now_s() - t0;
     sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
     if (!rows) {
         fprintf(stderr, "bench_read_summary: %s\n", err.message);
@@ -81,8 +58,8 @@ static void measure(const char *path, long calls, int with_table) {
         sp_print_summary(r, null, NULL, &err);
         fclose(null);
     }
-    double t = now_s() - t0;
-    long peak = status_kib("VmHWM:");
+    double t = bench_now_s() - t0;
+    long peak = bench_status_kib("VmHWM:");
     printf("read %.3f s + summary%s %.3f s = %.3f s for %ld calls; peak %.1f bytes per call "
            "(%.1f MiB)\n",
            t_read, with_table ? " and table" : "", t - t_read, t, calls,

@@ -131,6 +131,9 @@ sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int 
 /* The region's pooled statistics over all ranks, computed once. */
 const sp_pool *sp_region_pooled(const sp_mpi_region *region, sp_error *err);
 
+/* get_summary() fields of a pool (all but exclusive_duration); 0.0 without timing. */
+void sp_pool_summary(const sp_pool *p, sp_summary *out);
+
 /* Exclusive nanoseconds of one row: stored total or reconstructed (§3.1). */
 sp_status sp_row_exclusive_ns(const sp_results *r, uint32_t row, int64_t *out, sp_error *err);
 

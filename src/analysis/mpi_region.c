@@ -208,13 +208,7 @@ void sp_mpi_region_max_durations(const sp_mpi_region *reg, double *out) {
     PER_RANK(reg, out, sp_rank_region_max_duration(rr));
 }
 
-sp_status sp_mpi_region_get_summary(const sp_mpi_region *reg, sp_summary *out, sp_error *err) {
-    sp_error local = {SP_OK, ""};
-    const sp_pool *p = sp_region_pooled(reg, &local);
-    if (!p) {
-        if (err) *err = local;
-        return local.status;
-    }
+void sp_pool_summary(const sp_pool *p, sp_summary *out) {
     out->num_calls = p->calls;
     out->total_duration = out->inclusive_duration = p->total_lr;
     out->average_duration = p->has_timing ? p->average : 0.0;
@@ -223,6 +217,17 @@ sp_status sp_mpi_region_get_summary(const sp_mpi_region *reg, sp_summary *out, s
     out->first_duration = p->has_timing ? p->first : 0.0;
     out->last_duration = p->has_timing ? p->last : 0.0;
     out->std_duration = p->has_timing ? p->std : 0.0;
+    out->exclusive_duration = 0.0;
+}
+
+sp_status sp_mpi_region_get_summary(const sp_mpi_region *reg, sp_summary *out, sp_error *err) {
+    sp_error local = {SP_OK, ""};
+    const sp_pool *p = sp_region_pooled(reg, &local);
+    if (!p) {
+        if (err) *err = local;
+        return local.status;
+    }
+    sp_pool_summary(p, out);
     out->exclusive_duration = sp_mpi_region_exclusive_duration(reg, &local);
     if (local.status != SP_OK && err) *err = local;
     return local.status;

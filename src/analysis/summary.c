@@ -28,15 +28,18 @@ static const char *lowest_rank_tags(const sp_results *r, const uint32_t *rows, s
 }
 
 static void fill_pooled_row(const sp_pool *p, sp_summary_row *row) {
+    sp_summary s;
+    sp_pool_summary(p, &s);
     row->num_ranks = p->num_entries;
-    row->num_calls = p->calls;
-    row->total_duration = row->inclusive_duration = p->total_lr;
-    row->average_duration = p->has_timing ? p->average : 0.0;
-    row->min_duration = sp_seconds(p->min_ns);
-    row->max_duration = sp_seconds(p->max_ns);
-    row->first_duration = p->has_timing ? p->first : 0.0;
-    row->last_duration = p->has_timing ? p->last : 0.0;
-    row->std_duration = p->has_timing ? p->std : 0.0;
+    row->num_calls = s.num_calls;
+    row->total_duration = s.total_duration;
+    row->inclusive_duration = s.inclusive_duration;
+    row->average_duration = s.average_duration;
+    row->min_duration = s.min_duration;
+    row->max_duration = s.max_duration;
+    row->first_duration = s.first_duration;
+    row->last_duration = s.last_duration;
+    row->std_duration = s.std_duration;
     row->has_percentiles = p->has_percentiles || !p->has_timing;
     row->p50_duration = p->has_timing ? p->p50 : 0.0;
     row->p95_duration = p->has_timing ? p->p95 : 0.0;
