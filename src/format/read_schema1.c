@@ -73,14 +73,20 @@ static sp_status rank_groups(sp_rd *rd, const links *root, rank_group **out, siz
     return SP_OK;
 }
 
+/* The root's links and, among them, the rank groups (root is empty on failure). */
+static sp_status root_rank_groups(sp_rd *rd, links *root, rank_group **groups, size_t *n) {
+    *groups = NULL;
+    *n = 0;
+    sp_status st = list_links(rd, "/", root);
+    return st ? st : rank_groups(rd, root, groups, n);
+}
+
 sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found) {
     links root;
-    rank_group *groups = NULL;
-    size_t n = 0;
+    rank_group *groups;
+    size_t n;
     *found = 0;
-    sp_status st = list_links(rd, "/", &root);
-    if (st) return st;
-    st = rank_groups(rd, &root, &groups, &n);
+    sp_status st = root_rank_groups(rd, &root, &groups, &n);
     free(groups);
     sp_rd_names_free(&root);
     *found = !st && n > 0;
@@ -341,11 +347,9 @@ static sp_status read_rank(legacy *s, const rank_group *g) {
 
 sp_status sp_rd_schema1(sp_rd *rd, sp_model *m) {
     links root;
-    rank_group *groups = NULL;
-    size_t n = 0;
-    sp_status st = list_links(rd, "/", &root);
-    if (st) return st;
-    st = rank_groups(rd, &root, &groups, &n);
+    rank_group *groups;
+    size_t n;
+    sp_status st = root_rank_groups(rd, &root, &groups, &n);
     legacy s = {.rd = rd, .m = m, .ids_complete = 1};
     for (size_t i = 0; !st && i < n; i++)
         st = read_rank(&s, &groups[i]);
