@@ -35,7 +35,7 @@ static int compare_pending(const void *a, const void *b) {
     return (x->thread > y->thread) - (x->thread < y->thread);
 }
 
-/* Appends the completed calls of one thread's row to calls[], freeing its chunks. */
+/* Appends the completed calls of one thread's row to calls[]. */
 static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pending_call *calls) {
     size_t n = 0;
     sp_row_chunks *row = &t->rows[region];
@@ -53,6 +53,17 @@ static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pendi
     return n;
 }
 
+/* Stores one call in the model at index `at`: ticks converted to ns, a negative
+ * span (clocks of different cores disagreeing by a tick) clamped to zero. */
+static void store_call(sp_model *m, uint64_t at, uint64_t start_ticks, uint64_t end_ticks,
+                       int64_t thread) {
+    int64_t start = sp_clock_to_ns(start_ticks);
+    int64_t end = sp_clock_to_ns(end_ticks);
+    m->starts[at] = start;
+    m->durations[at] = end > start ? end - start : 0;
+    if (m->thread_ids) m->thread_ids[at] = thread;
+}
+
 /* The row of a region only one thread called: convert straight from its chunks
  * (already in start order) and free each chunk once read, bounding memory. */
 static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, sp_region_t region,
@@ -64,12 +75,7 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, 
         size_t used = sp_row_chunk_used(t, region, c);
         for (size_t i = 0; i < used; i++) {
             if (!slot[i].end) continue;
-            int64_t start = sp_clock_to_ns(slot[i].start);
-            int64_t end = sp_clock_to_ns(slot[i].end);
-            m->starts[offset + n] = start;
-            m->durations[offset + n] = end > start ? end - start : 0;
-            if (m->thread_ids) m->thread_ids[offset + n] = thread;
-            n++;
+            store_call(m, offset + n++, slot[i].start, slot[i].end, thread);
         }
         if (c != row->current) { /* the current chunk still anchors the cursor */
             free(row->chunk[c]);
@@ -80,13 +86,8 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, 
 }
 
 static void convert_row(sp_model *m, uint64_t offset, const pending_call *calls, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        int64_t start = sp_clock_to_ns(calls[i].start);
-        int64_t end = sp_clock_to_ns(calls[i].end);
-        m->starts[offset + i] = start;
-        m->durations[offset + i] = end > start ? end - start : 0;
-        if (m->thread_ids) m->thread_ids[offset + i] = calls[i].thread;
-    }
+    for (size_t i = 0; i < n; i++)
+        store_call(m, offset + i, calls[i].start, calls[i].end, calls[i].thread);
 }
 
 static int compare_thread_index(const void *a, const void *b) {
