@@ -17,6 +17,7 @@
 #include "analysis/results_model.h"
 #include "common/error.h"
 #include "format/writer.h"
+#include "mpi/arrival.h"
 #include "mpi/clock_sync.h"
 #include "mpi/deadline.h"
 #include "mpi/rank_file.h"
@@ -60,6 +61,7 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
         return SP_ERR_MPI;
     }
     if (sp_internal_session_state() != SP_SESSION_NONE) return SP_ERR_ALREADY_ACTIVE;
+    sp_mpi_arrival_settle(); /* a check left pending on the old communicator */
     if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
     if (MPI_Comm_dup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &profiling_comm) != MPI_SUCCESS)
         return SP_ERR_MPI;
@@ -141,17 +143,6 @@ static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
     return nodes;
 }
 
-/* Everyone arrives, then everyone confirms it is going on; either step may time out. */
-static int all_ranks_present(MPI_Comm comm, double timeout) {
-    MPI_Request req;
-    if (MPI_Ibarrier(comm, &req) != MPI_SUCCESS || !sp_mpi_wait_deadline(&req, timeout)) return 0;
-    int mine = 1, all = 0;
-    if (MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
-        !sp_mpi_wait_deadline(&req, timeout))
-        return 0;
-    return all == 1;
-}
-
 /* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR). */
 static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads, sp_error *err) {
     sp_write_options wo = {data->config.compression, data->config.compression_level};
@@ -219,11 +210,18 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     MPI_Comm_size(comm, &size);
     sp_session_data data;
     sp_status st = sp_internal_session_stop((uint32_t)rank, &data);
-    if (!all_ranks_present(comm, sp_mpi_timeout_seconds())) {
-        fprintf(stderr,
-                "scope-profiler: rank %d: not every rank reached sp_finalize() within "
-                "SCOPE_PROFILER_MPI_TIMEOUT; saving this rank's calls on its own\n",
-                rank);
+    sp_arrival arrival = sp_mpi_arrival_check(comm, sp_mpi_timeout_seconds());
+    if (arrival != SP_ARRIVAL_ALL) {
+        if (arrival == SP_ARRIVAL_TIMED_OUT)
+            fprintf(stderr,
+                    "scope-profiler: rank %d: not every rank reached sp_finalize() within "
+                    "SCOPE_PROFILER_MPI_TIMEOUT; saving this rank's calls on its own\n",
+                    rank);
+        else
+            fprintf(stderr,
+                    "scope-profiler: rank %d reached sp_finalize() after the other ranks had "
+                    "given up waiting (SCOPE_PROFILER_MPI_TIMEOUT); saving its calls on its own\n",
+                    rank);
         sp_mpi_write_rank_file(&data, rank, size);
         sp_internal_session_end(&data);
         return SP_ERR_MPI;
@@ -281,5 +279,6 @@ void sp_mpi_before_finalize(void) {
             fprintf(stderr, "scope-profiler: finalizing the profile in MPI_Finalize: %s\n",
                     sp_status_string(st));
     }
+    sp_mpi_arrival_settle(); /* never free a communicator, or finalize MPI, with it pending */
     if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
 }

@@ -4,7 +4,11 @@
  *              imbalance within tolerance, a region only even ranks enter;
  *   intercept  no sp_finalize(): MPI_Finalize() still yields a complete file;
  *   shift      rank 1's clock is shifted by 5 s: the stored offset finds it;
- *   timeout    rank 1 arrives late: both ranks save per-rank files.
+ *   timeout    rank 1 arrives late: both ranks save per-rank files;
+ *   late       the same, but every rank goes straight on to MPI_Finalize (no
+ *              other MPI call in between): the job ends normally, nobody waits
+ *              a second timeout, and each rank's file holds its calls;
+ *   late_intercept  rank 1 never calls sp_finalize: its MPI_Finalize does, late.
  * Rank 0 checks the file with the plain HDF5 API and prints one line per
  * check; the exit status is 0 only if every check passed.
  */
@@ -207,7 +211,8 @@ static int run(const char *scenario, const char *dir, int rank, int size) {
 
     if (strcmp(scenario, "shift") == 0 && rank == 1)
         setenv("SCOPE_PROFILER_TEST_CLOCK_SHIFT_NS", "5000000000", 1);
-    if (strcmp(scenario, "timeout") == 0) setenv("SCOPE_PROFILER_MPI_TIMEOUT", "1", 1);
+    if (strncmp(scenario, "timeout", 7) == 0 || strncmp(scenario, "late", 4) == 0)
+        setenv("SCOPE_PROFILER_MPI_TIMEOUT", "1", 1);
 
     CHECK(sp_mpi_setup(&opt, MPI_COMM_WORLD) == SP_OK, "sp_mpi_setup failed");
     record_imbalanced_work(rank);
@@ -215,6 +220,28 @@ static int run(const char *scenario, const char *dir, int rank, int size) {
     if (strcmp(scenario, "intercept") == 0) {
         MPI_Finalize(); /* no sp_finalize(): the interception writes the file */
         if (rank == 0) check_imbalance(path, size);
+        return 1;
+    }
+    if (strncmp(scenario, "late", 4) == 0) {
+        if (rank == 1) sleep(3);
+        int64_t t0 = now_ns();
+        if (strcmp(scenario, "late") == 0 || rank == 0) {
+            sp_status st = sp_finalize(&quiet);
+            CHECK(st == SP_ERR_MPI, "rank %d: finalize returned %d, expected SP_ERR_MPI", rank, st);
+        }
+        MPI_Finalize(); /* must not crash, whatever is pending */
+        double waited = (double)(now_ns() - t0) / 1e9;
+        /* the late rank learns at once that the others gave up: no second wait of 1 s */
+        if (rank == 1)
+            CHECK(waited < 0.9, "late rank spent %.2f s in finalize (a second timeout)", waited);
+        char rank_path[4096];
+        snprintf(rank_path, sizeof rank_path, "%s/run.rank%d.h5", dir, rank);
+        per_region work;
+        CHECK(read_region(rank_path, "work", &work) == 0, "rank %d: no %s", rank, rank_path);
+        CHECK(work.calls[rank] == CALLS, "rank %d: %lld calls in its rank file", rank,
+              (long long)work.calls[rank]);
+        printf("%s: rank %d kept %lld calls, finalize took %.2f s\n", scenario, rank,
+               (long long)work.calls[rank], waited);
         return 1;
     }
     if (strcmp(scenario, "timeout") == 0) {
