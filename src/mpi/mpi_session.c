@@ -143,11 +143,14 @@ static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
     return nodes;
 }
 
-/* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR). */
-static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads, sp_error *err) {
+/* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR, and then
+ * *target_status keeps why the target failed: finalize returns it). */
+static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads,
+                                sp_status *target_status, sp_error *err) {
     sp_write_options wo = {data->config.compression, data->config.compression_level};
     sp_writer *w = sp_writer_create(data->config.file_path, total, threads, &wo, err);
     if (w) return w;
+    *target_status = err->status;
     fprintf(stderr, "scope-profiler: %s\n", err->message);
     char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
@@ -160,9 +163,10 @@ static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threa
 /* Rank 0's part once everyone is present: the whole file. */
 static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *data,
                                    const sp_region_union *u, uint64_t total, int threads,
-                                   int64_t num_nodes, sp_clock_offset *offsets, sp_error *err) {
+                                   int64_t num_nodes, sp_clock_offset *offsets,
+                                   sp_status *target_status, sp_error *err) {
     sp_status st = sp_internal_session_describe(data, size, num_nodes);
-    sp_writer *w = st ? NULL : create_writer(data, total, threads, err);
+    sp_writer *w = st ? NULL : create_writer(data, total, threads, target_status, err);
     int go = w != NULL;
     MPI_Bcast(&go, 1, MPI_INT, 0, comm);
     if (!w) return st ? st : err->status;
@@ -236,25 +240,29 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     int rc = sp_region_union_build(comm, rank, size, data.model.region_names,
                                    data.model.num_regions, &u);
     sp_error err = {SP_OK, ""};
+    sp_status target_status = SP_OK;
     if (rank == 0) {
         st = rc != MPI_SUCCESS
                  ? sp_error_set(&err, SP_ERR_MPI, "gathering the region names failed")
-                 : write_shared_file(comm, size, &data, &u, total, threads, nodes, offsets, &err);
+                 : write_shared_file(comm, size, &data, &u, total, threads, nodes, offsets,
+                                     &target_status, &err);
         if (st) fprintf(stderr, "scope-profiler: %s\n", err.message);
     } else {
         int go = 0;
         MPI_Bcast(&go, 1, MPI_INT, 0, comm);
         if (go && sp_mpi_send_rank(comm, &data.model) != MPI_SUCCESS) st = SP_ERR_MPI;
     }
-    int status = (int)st;
-    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
-    if (status != SP_OK) sp_mpi_write_rank_file(&data, rank, size); /* nothing gets lost */
-    report(rank, (sp_status)status, &data, options);
+    /* [0]: is everything saved in one file; [1]: what every rank returns (the
+     * target's failure even when the fallback file holds everything) */
+    int status[2] = {(int)st, (int)(st ? st : target_status)};
+    MPI_Bcast(status, 2, MPI_INT, 0, comm);
+    if (status[0] != SP_OK) sp_mpi_write_rank_file(&data, rank, size); /* nothing gets lost */
+    report(rank, (sp_status)status[1], &data, options);
     sp_region_union_free(&u);
     free(offsets);
     forget_setup_offsets();
     sp_internal_session_end(&data);
-    return (sp_status)status;
+    return (sp_status)status[1];
 }
 
 /* sp_finalize() once this library is loaded. */

@@ -8,7 +8,9 @@
  *   late       the same, but every rank goes straight on to MPI_Finalize (no
  *              other MPI call in between): the job ends normally, nobody waits
  *              a second timeout, and each rank's file holds its calls;
- *   late_intercept  rank 1 never calls sp_finalize: its MPI_Finalize does, late.
+ *   late_intercept  rank 1 never calls sp_finalize: its MPI_Finalize does, late;
+ *   nodir      the output directory is missing: every rank returns the status,
+ *              and the fallback file in $TMPDIR holds every rank's calls.
  * Rank 0 checks the file with the plain HDF5 API and prints one line per
  * check; the exit status is 0 only if every check passed.
  */
@@ -203,9 +205,13 @@ static void check_imbalance(const char *path, int size) {
 }
 
 static int run(const char *scenario, const char *dir, int rank, int size) {
-    char path[4096];
+    char path[4200];
     snprintf(path, sizeof path, "%s/run.h5", dir);
     sp_options opt = SP_OPTIONS_INIT;
+    if (strcmp(scenario, "nodir") == 0) {
+        snprintf(path, sizeof path, "%s/missing/run.h5", dir);
+        setenv("TMPDIR", dir, 1);
+    }
     opt.file_path = path;
     sp_finalize_options quiet = {.quiet = 1};
 
@@ -243,6 +249,22 @@ static int run(const char *scenario, const char *dir, int rank, int size) {
         printf("%s: rank %d kept %lld calls, finalize took %.2f s\n", scenario, rank,
                (long long)work.calls[rank], waited);
         return 1;
+    }
+    if (strcmp(scenario, "nodir") == 0) {
+        sp_status st = sp_finalize(&quiet);
+        CHECK(st == SP_ERR_NO_DIRECTORY, "rank %d: finalize returned %d, expected %d", rank, st,
+              SP_ERR_NO_DIRECTORY);
+        int pid0 = (int)getpid();
+        MPI_Bcast(&pid0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank != 0) return 0;
+        char fallback[4200];
+        snprintf(fallback, sizeof fallback, "%s/run.%d.h5", dir, pid0);
+        per_region work;
+        CHECK(read_region(fallback, "work", &work) == 0, "no fallback file %s", fallback);
+        for (int r = 0; r < size; r++)
+            CHECK(work.calls[r] == CALLS, "rank %d: %lld calls in the fallback", r,
+                  (long long)work.calls[r]);
+        return 0;
     }
     if (strcmp(scenario, "timeout") == 0) {
         if (rank == 1) sleep(4);
