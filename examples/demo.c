@@ -54,6 +54,15 @@ int main(int argc, char **argv) {
     }
     char where[PATH_MAX];
     const char *path = sp_output_path();
-    printf("demo: wrote %s\n", realpath(path, where) ? where : path);
+    const char *written = realpath(path, where) ? where : path;
+    printf("demo: wrote %s\n", written);
+#ifdef SP_DEMO_CLI_DIR
+    /* The hints above name `scope-profiler`; say where this build put it. */
+    printf("demo: the scope-profiler tool is in %s; to use the hints above as printed:\n"
+           "  export PATH=\"%s:$PATH\"\n"
+           "demo: or run it by its path:\n"
+           "  %s/scope-profiler inspect %s\n",
+           SP_DEMO_CLI_DIR, SP_DEMO_CLI_DIR, SP_DEMO_CLI_DIR, written);
+#endif
     return sink < 0.0; /* keeps the work from being optimised away */
 }

@@ -204,7 +204,7 @@ SP_API size_t sp_mpi_region_num_ranks(const sp_mpi_region *region);
 SP_API uint32_t sp_mpi_region_rank_id(const sp_mpi_region *region, size_t index);
 
 /**
- * Statistics pooled over all calls of all ranks (python_semantics.md §3.2):
+ * Statistics pooled over all calls of all ranks (as the Python package's MPIRegion):
  * total is the sum of the per-rank totals; average, std and the percentiles
  * work on the pooled per-call seconds with numpy's arithmetic; first/last come
  * from the rank with the earliest first start / the latest end. Values that
@@ -268,7 +268,7 @@ SP_API const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *region, uin
                                                 sp_error *err);
 
 /* --- Region: one region on one rank -------------------------------------- */
-/* Values from this rank's int64 ns calls (python_semantics.md §3.1): total is
+/* Values from this rank's int64 ns calls (as the Python package's Region): total is
  * the exact integer sum / 1e9, average (sum / n) / 1e9, std and percentiles
  * computed in ns and divided by 1e9; all 0 without calls. */
 
@@ -508,7 +508,7 @@ SP_API sp_event_iter *sp_events_open(const sp_results *results, const sp_event_o
 SP_API int sp_events_next(sp_event_iter *iter, sp_event *out);
 SP_API void sp_events_close(sp_event_iter *iter);
 
-/* --- JSON exports (docs/format.md § JSON exports) ------------------------ */
+/* --- JSON exports (docs/layout.md §7) ------------------------------------ */
 
 /* Both documents are printed as Python's json.dump(indent=2) prints them
  * (ensure_ascii escapes, floats as repr(); NaN, which Python would write as

@@ -3,9 +3,8 @@
  * presenters (src/present/): everything a presenter needs, computed here,
  * so that presenters only format.
  *
- * Semantics follow /work/notes/python_semantics.md (the Python package's
- * 0.7.3 behaviour, verified against tests/fixtures); section numbers below
- * refer to it.
+ * Semantics follow the Python package 0.7.3 (verified against
+ * tests/fixtures).
  */
 #ifndef SP_ANALYSIS_ANALYSIS_H
 #define SP_ANALYSIS_ANALYSIS_H

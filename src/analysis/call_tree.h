@@ -1,6 +1,6 @@
 /*
- * Rebuilding the call tree of one rank from timestamps (python_semantics.md
- * §4): calls in (start ascending, end descending) order, ties in the order of
+ * Rebuilding the call tree of one rank from timestamps (the Python
+ * package's rule): calls in (start ascending, end descending) order, ties in the order of
  * the given rows; a call's parent is the innermost call still open on the same
  * lane (thread). The walk streams: it keeps only the open calls, so it needs
  * no memory per call.

@@ -1,4 +1,4 @@
-/* numpy-compatible sums and percentiles (python_semantics.md §10.1, §10.2). */
+/* numpy-compatible sums and percentiles (numpy 1.x: pairwise summation, linear interpolation). */
 #include <math.h>
 #include <stdlib.h>
 

@@ -135,7 +135,7 @@ SP_INTERNAL_API void sp_row_stats_compute(sp_row_stats *st, const int64_t *start
                                           const int64_t *durations, uint64_t count);
 
 /*
- * Checks FORMAT.md's index invariants: region ids in range, rows of one rank
+ * Checks docs/layout.md's index invariants: region ids in range, rows of one rank
  * consecutive, offsets the running sum of counts, slices inside the event
  * columns and covering them. Fills err naming `what` (usually the path).
  */

@@ -1,5 +1,5 @@
 /*
- * The JSON exports (FORMAT.md §7, python_semantics.md §6): their documents
+ * The JSON exports (docs/layout.md §7): their documents
  * as json-c trees, and the writer that prints and stores them.
  */
 #ifndef SP_PRESENT_JSON_EXPORT_H

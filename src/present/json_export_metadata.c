@@ -1,5 +1,5 @@
 /* metadata.json: sp_collect_metadata_json() and sp_write_metadata_json()
- * (FORMAT.md §7, python_semantics.md §6.3): every attribute, never clipped. */
+ * (docs/layout.md §7): every attribute, never clipped. */
 #include <stdlib.h>
 
 #include "common/error.h"

@@ -1,5 +1,5 @@
 /* region_statistics.json: sp_collect_region_statistics() and
- * sp_write_region_statistics_json() (FORMAT.md §7, python_semantics.md §6.1-6.2). */
+ * sp_write_region_statistics_json() (docs/layout.md §7). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +233,7 @@ char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_run
     return text;
 }
 
-/* The written document: the payload inside its envelope (FORMAT.md §7). */
+/* The written document: the payload inside its envelope (docs/layout.md §7). */
 static struct json_object *statistics_document(const sp_results *const *runs, size_t num_runs,
                                                const sp_stats_options *options, sp_error *err) {
     struct json_object *payload = sp_region_statistics_payload(runs, num_runs, options, err);

@@ -1,6 +1,6 @@
 /*
  * What the presenters print about a run besides its regions: the default
- * title of print_summary (python_semantics.md §2.1 default_title()).
+ * title of print_summary (default_title()).
  */
 #ifndef SP_PRESENT_RUN_INFO_H
 #define SP_PRESENT_RUN_INFO_H

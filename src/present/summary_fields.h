@@ -1,6 +1,6 @@
 /*
  * The columns of summary() rows as to_dataframe() names them
- * (python_semantics.md §2.3, §2.4), shared by the CSV and JSON writers.
+ * (the Python summary() rows), shared by the CSV and JSON writers.
  */
 #ifndef SP_PRESENT_SUMMARY_FIELDS_H
 #define SP_PRESENT_SUMMARY_FIELDS_H

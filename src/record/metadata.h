@@ -1,5 +1,5 @@
 /*
- * Run metadata (FORMAT.md section 2.4). Minimal holds no user, host or path
+ * Run metadata (docs/layout.md section 2.4). Minimal holds no user, host or path
  * data; full adds them.
  */
 #ifndef SP_RECORD_METADATA_H
