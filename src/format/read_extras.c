@@ -180,3 +180,35 @@ sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m) {
     free(uncertainties);
     return st ? st : check_offsets(rd, m);
 }
+
+/* How the file stores /thread_table start_ns and end_ns: relative to
+ * /metadata start_time_ns (the Python package, and our writer since it marks
+ * the table with `relative_times`), or absolute (our files before that mark:
+ * those whose metadata says source_language "c"). */
+static int thread_times_relative(sp_rd *rd, const sp_model *m) {
+    hid_t group = H5Gopen2(rd->file, "/thread_table", H5P_DEFAULT);
+    int64_t marked = 0;
+    int rc = group >= 0 ? sp_rd_attr_int64(group, "relative_times", &marked) : 0;
+    if (group >= 0) H5Gclose(group);
+    if (rc == 1) return marked != 0;
+    const sp_meta_entry *lang = sp_model_meta_find(m, "source_language");
+    int ours = lang && lang->type == SP_META_STRING && strcmp(lang->s, "c") == 0;
+    return !ours;
+}
+
+sp_status sp_rd_thread_times(sp_rd *rd, sp_model *m) {
+    if (!m->num_threads || !thread_times_relative(rd, m)) return SP_OK;
+    const sp_meta_entry *origin = sp_model_meta_find(m, "start_time_ns");
+    if (!origin || origin->type != SP_META_INT) return SP_OK; /* nothing to add them to */
+    for (size_t i = 0; i < m->num_threads; i++) {
+        sp_thread_info *t = &m->threads[i];
+        int64_t *times[2] = {&t->start_ns, &t->end_ns};
+        for (int k = 0; k < 2; k++) {
+            if (*times[k] == -1) continue;
+            if (!shift_fits(*times[k], origin->i))
+                return sp_rd_damaged(rd, "/thread_table times plus start_time_ns leave the int64 range");
+            *times[k] += origin->i;
+        }
+    }
+    return SP_OK;
+}

@@ -50,6 +50,9 @@ sp_status sp_rd_check_stats(sp_rd *rd, const sp_model *m);
  * calls, statistics and threads without leaving the int64 range). */
 sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m);
 sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m);
+/* After the metadata: thread times stored relative to start_time_ns made
+ * absolute, like every other time in the model. */
+sp_status sp_rd_thread_times(sp_rd *rd, sp_model *m);
 
 /* /metadata attributes, in creation order when tracked, else by name. */
 sp_status sp_rd_metadata(sp_rd *rd, sp_model *m);

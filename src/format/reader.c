@@ -147,7 +147,8 @@ static sp_status read_profile(sp_rd *rd, sp_model *m) {
     m->schema = schema;
     if (schema >= 2 && !has_index) return sp_rd_damaged(rd, "/rank_region_index is missing");
     st = schema >= 2 ? read_indexed(rd, m) : read_legacy(rd, m);
-    return st ? st : sp_rd_metadata(rd, m);
+    if (!st) st = sp_rd_metadata(rd, m);
+    return st ? st : sp_rd_thread_times(rd, m);
 }
 
 /* Names and paths in messages come from the file (or the caller) and may

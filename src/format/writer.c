@@ -43,6 +43,7 @@ struct sp_writer {
     /* Optional tables, written at commit. */
     sp_thread_info *threads;
     size_t num_threads;
+    int64_t time_origin_ns; /* /metadata start_time_ns: thread times are stored relative to it */
     sp_clock_offset *offsets;
     size_t num_offsets;
     int io_errno; /* first failed write, from the guarded driver */
@@ -232,6 +233,8 @@ sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t
     int rc = group >= 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < count; i++) {
         const sp_meta_entry *e = &meta[i];
+        if (e->type == SP_META_INT && strcmp(e->key, "start_time_ns") == 0)
+            w->time_origin_ns = e->i;
         switch (e->type) {
         case SP_META_INT:
             rc = sp_h5_attr_int64(group, e->key, e->i);
@@ -420,7 +423,7 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
         if (group >= 0 && H5Gclose(group) < 0) rc = -1;
         /* FORMAT.md: /thread_table only in files whose calls carry thread ids */
         if (rc == 0 && w->ds_threads >= 0 && w->num_threads)
-            rc = sp_write_thread_table(w->file, w->threads, w->num_threads);
+            rc = sp_write_thread_table(w->file, w->threads, w->num_threads, w->time_origin_ns);
         if (rc == 0 && w->num_offsets)
             rc = sp_write_clock_offsets(w->file, w->offsets, w->num_offsets);
         if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");

@@ -86,9 +86,17 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     return rc;
 }
 
-int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count) {
+/* A thread time relative to the run's start, as the Python package stores it
+ * (-1, unknown, stays -1). */
+static int64_t relative_time(int64_t t, int64_t origin) {
+    return t == -1 ? -1 : t - origin;
+}
+
+int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count,
+                          int64_t time_origin_ns) {
     hid_t group = H5Gcreate2(file, "thread_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = group >= 0 ? 0 : -1;
+    /* Tells our reader these times are relative (docs/format.md, extension 2). */
+    int rc = group >= 0 ? sp_h5_attr_int64(group, "relative_times", 1) : -1;
     uint32_t *ranks = malloc((count ? count : 1) * sizeof *ranks);
     int64_t *values = malloc((count ? count : 1) * sizeof *values);
     int8_t *daemon = malloc(count ? count : 1);
@@ -120,8 +128,15 @@ int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t coun
             values[i] = threads[i].field;                                                          \
         rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
     }
-    INT64_COLUMN(start_ns)
-    INT64_COLUMN(end_ns)
+#define TIME_COLUMN(field)                                                                         \
+    if (rc == 0) {                                                                                 \
+        for (size_t i = 0; i < count; i++)                                                         \
+            values[i] = relative_time(threads[i].field, time_origin_ns);                           \
+        rc = sp_h5_write_array(group, #field, H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);     \
+    }
+    TIME_COLUMN(start_ns)
+    TIME_COLUMN(end_ns)
+#undef TIME_COLUMN
     INT64_COLUMN(cpu_ns)
 #undef INT64_COLUMN
     if (rc == 0) {

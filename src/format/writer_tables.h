@@ -13,7 +13,8 @@
 int sp_write_index(hid_t group, const sp_model_row *rows, size_t n);
 
 /* /thread_table. */
-int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count);
+int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count,
+                          int64_t time_origin_ns);
 
 /* /scope_profiler_c/clock_offsets (extension_version 1). */
 int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t count);
