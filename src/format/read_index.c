@@ -110,6 +110,18 @@ static void store(sp_model_row *r, field f, int64_t v) {
     }
 }
 
+sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n,
+                              int *use) {
+    *use = 1;
+    if (n == m->num_rows) return SP_OK;
+    /* The Python writer leaves the per-call columns empty in aggregate files. */
+    if (n == 0 && m->layout == SP_LAYOUT_AGGREGATE) {
+        *use = 0;
+        return SP_OK;
+    }
+    return sp_rd_same_length(rd, path, n, REGION_ID, m->num_rows);
+}
+
 static sp_status fill_int_column(sp_rd *rd, sp_model *m, const int_column *c,
                                  const int64_t *given) {
     int64_t *owned = NULL;
@@ -118,8 +130,10 @@ static sp_status fill_int_column(sp_rd *rd, sp_model *m, const int_column *c,
     sp_status st = SP_OK;
     if (!values && (c->required || sp_rd_kind_of(rd->file, c->path) != SP_RD_ABSENT)) {
         st = sp_rd_int64_column(rd, c->path, &owned, &n);
-        if (!st) st = sp_rd_same_length(rd, c->path, n, REGION_ID, m->num_rows);
-        values = owned;
+        int use = 1;
+        if (!st && c->required) st = sp_rd_same_length(rd, c->path, n, REGION_ID, m->num_rows);
+        if (!st && !c->required) st = sp_rd_optional_rows(rd, m, c->path, n, &use);
+        values = use ? owned : NULL;
     }
     for (size_t i = 0; !st && i < m->num_rows; i++) {
         int64_t v = values ? values[i] : c->fallback;
@@ -141,7 +155,12 @@ static sp_status fill_string_column(sp_rd *rd, sp_model *m, const char *path, si
     sp_status st = SP_OK;
     if (sp_rd_kind_of(rd->file, path) != SP_RD_ABSENT) {
         st = sp_rd_string_column(rd, path, &values, &n);
-        if (!st) st = sp_rd_same_length(rd, path, n, REGION_ID, m->num_rows);
+        int use = 1;
+        if (!st) st = sp_rd_optional_rows(rd, m, path, n, &use);
+        if (!st && !use) {
+            sp_rd_free_strings(values, n);
+            values = NULL;
+        }
     }
     for (size_t i = 0; !st && i < m->num_rows; i++) {
         char **slot = (char **)((char *)&m->rows[i] + offset);

@@ -19,6 +19,12 @@ sp_status sp_rd_region_table(sp_rd *rd, sp_model *m);
 /* /rank_region_index into rows (m->layout chooses event_* or aggregate_* columns). */
 sp_status sp_rd_index(sp_rd *rd, sp_model *m);
 
+/* Whether an optional per-row column of n rows is used (*use): it must have
+ * one row per index row, except that aggregate files may leave it empty
+ * (as the Python writer does), which counts as absent. */
+sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n,
+                              int *use);
+
 /* Rows must name distinct (rank, region) pairs. */
 sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
 

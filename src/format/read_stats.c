@@ -134,9 +134,10 @@ sp_status sp_rd_summary_statistics(sp_rd *rd, sp_model *m) {
     size_t n = 0;
     sp_status st = sp_rd_open_column(rd, STATS_PATH, &ds, &n);
     if (st) return st;
-    st = sp_rd_same_length(rd, STATS_PATH, n, "/rank_region_index/region_ids", m->num_rows);
+    int use = 1;
+    st = sp_rd_optional_rows(rd, m, STATS_PATH, n, &use);
     sp_row_stats *buf = NULL;
-    if (!st) st = read_compound(rd, ds, n, &buf);
+    if (!st && use) st = read_compound(rd, ds, n, &buf);
     H5Dclose(ds);
     if (!st && buf) apply(m, buf);
     free(buf);
