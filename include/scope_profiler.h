@@ -115,6 +115,8 @@ typedef struct sp_options {
 
 /**
  * Starts a profiling session. `options` may be NULL (all defaults).
+ * The session itself is recorded as one call of the region
+ * "scope_profiler.session" on the calling thread, ended by sp_finalize().
  * The strings are copied. Environment variables override the options:
  *   SCOPE_PROFILER_OUTPUT=path        file_path
  *   SCOPE_PROFILER_DISABLE=1          disable (also: true, yes, on)

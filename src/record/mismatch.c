@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record/registry.h"
+#include "record/session_root.h"
 
 /* Call sites already reported, as (hash of file, line) pairs in a small set. */
 typedef struct site {
@@ -42,6 +43,9 @@ static const char *name_of(sp_region_t region) {
 }
 
 void sp_mismatch_unmatched(sp_region_t region, sp_region_t innermost, const char *file, int line) {
+    /* The session root is always open underneath: it is not a region the program opened. */
+    const char *inner_name = innermost != SP_REGION_NONE ? sp_registry_name(innermost) : NULL;
+    if (inner_name && !strcmp(inner_name, SP_SESSION_ROOT_NAME)) innermost = SP_REGION_NONE;
     pthread_mutex_lock(&lock);
     mismatches++;
     if (first_time(file, line)) {

@@ -12,6 +12,7 @@
 #include "record/clock.h"
 #include "record/metadata.h"
 #include "record/mismatch.h"
+#include "record/session_root.h"
 #include "record/source_capture.h"
 #include "record/thread_state.h"
 
@@ -46,6 +47,7 @@ sp_status sp_setup(const sp_options *options) {
             start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
             __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
+            sp_session_root_open();
         }
     }
     pthread_mutex_unlock(&session_lock);
@@ -68,6 +70,7 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
         pthread_mutex_unlock(&session_lock);
         return s == SP_SESSION_DISABLED ? SP_OK : SP_ERR_NOT_ACTIVE;
     }
+    sp_session_root_close();
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
     out->finalize_ns = sp_internal_clock_now_ns();
     out->start_ns = start_ns;

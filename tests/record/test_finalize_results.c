@@ -45,8 +45,8 @@ static void test_results_handed_back(void **state) {
     sp_error err;
     sp_results *read = sp_read(f->path, &err);
     assert_non_null(read);
-    assert_int_equal(sp_results_num_regions(handed), 4);
-    assert_int_equal(sp_results_num_regions(read), 4);
+    assert_int_equal(sp_results_num_regions(handed), 5); /* with the session root */
+    assert_int_equal(sp_results_num_regions(read), 5);
     sp_summary_rows *a = sp_results_summary(handed, NULL, 0, &err);
     sp_summary_rows *b = sp_results_summary(read, NULL, 0, &err);
     assert_non_null(a);
@@ -59,8 +59,10 @@ static void test_results_handed_back(void **state) {
         assert_true(a->rows[i].exclusive_duration == b->rows[i].exclusive_duration);
         assert_true(a->rows[i].p95_duration == b->rows[i].p95_duration);
     }
-    assert_string_equal(a->rows[1].name, "timestep");
-    assert_int_equal(a->rows[1].num_calls, 5);
+    assert_string_equal(a->rows[0].name, "scope_profiler.session");
+    assert_int_equal(a->rows[0].num_calls, 1);
+    assert_string_equal(a->rows[2].name, "timestep");
+    assert_int_equal(a->rows[2].num_calls, 5);
     sp_summary_rows_free(a);
     sp_summary_rows_free(b);
     sp_results_free(read);
@@ -79,9 +81,12 @@ static void test_summary_printed_unless_quiet(void **state) {
     sp_finalize_options fo = {.stream = mem};
     assert_int_equal(sp_finalize(&fo), SP_OK);
     fclose(mem);
-    assert_non_null(strstr(text, "│ timestep (5x)"));
-    assert_non_null(strstr(text, "│ └─ (own)"));
-    assert_non_null(strstr(text, "│ └─ assemble (5x)"));
+    /* everything under the session root, shares of it in "% session" */
+    assert_non_null(strstr(text, "│ region                    % session      total [s]"));
+    assert_non_null(strstr(text, "│ scope_profiler.session    100.00%"));
+    assert_non_null(strstr(text, "│ └─ timestep (5x)"));
+    assert_non_null(strstr(text, "│ │ └─ (own)"));
+    assert_non_null(strstr(text, "│ │ └─ assemble (5x)"));
     assert_non_null(strstr(text, "Summary: "));
     assert_non_null(strstr(text, "profile.h5 (1 rank)"));
     free(text);

@@ -55,15 +55,18 @@ static void test_busy_wait_round_trip(void **state) {
 
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
-    assert_int_equal(p.num_regions, 3);
-    assert_string_equal(p.names[0], "outer");
-    assert_string_equal(p.names[1], "inner");
-    assert_string_equal(p.names[2], "after");
+    assert_int_equal(p.num_regions, 4);
+    assert_string_equal(p.names[0], "scope_profiler.session");
+    assert_string_equal(p.names[1], "outer");
+    assert_string_equal(p.names[2], "inner");
+    assert_string_equal(p.names[3], "after");
+    assert_int_equal(rs_calls_of(&p, "scope_profiler.session"), 1);
     assert_int_equal(rs_calls_of(&p, "outer"), 1);
     assert_int_equal(rs_calls_of(&p, "inner"), 3);
     assert_int_equal(rs_calls_of(&p, "after"), 1);
-    assert_int_equal(p.num_events, 5);
+    assert_int_equal(p.num_events, 6);
     long o = rs_row_of(&p, "outer"), in = rs_row_of(&p, "inner"), a = rs_row_of(&p, "after");
+    long root = rs_row_of(&p, "scope_profiler.session");
     int64_t outer_d = p.durations[p.offsets[o]];
     assert_true(plausible(outer_d, 25 * MS));
     for (int i = 0; i < 3; i++) {
@@ -79,6 +82,11 @@ static void test_busy_wait_round_trip(void **state) {
     /* absolute CLOCK_MONOTONIC timestamps: inside the test's own readings */
     assert_true(p.starts[p.offsets[o]] >= t0 - 2000);
     assert_true(p.starts[p.offsets[a]] + after_d <= t1 + 2000);
+    /* the session root spans setup to finalize, so it holds every call */
+    int64_t root_start = p.starts[p.offsets[root]];
+    assert_true(root_start <= p.starts[p.offsets[o]] && root_start <= t0 + 2000);
+    assert_true(root_start + p.durations[p.offsets[root]] >= t1 - 2000);
+    assert_true(root_start + p.durations[p.offsets[root]] >= p.starts[p.offsets[a]] + after_d);
     assert_null(p.thread_ids); /* one thread: no thread column */
     rs_profile_free(&p);
 }
@@ -136,7 +144,7 @@ static void test_layout_and_types(void **state) {
     assert_false(h5i_exists(file, "/thread_table"));
     size_t n;
     char **tags = h5i_read_strings(file, "/rank_region_index/tags", &n);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3); /* the session root, a, b */
     assert_string_equal(tags[0], "[]");
     h5i_free_strings(tags, n);
     int64_t *excl = h5i_read_int64(file, "/rank_region_index/exclusive_totals", &n);
@@ -187,7 +195,7 @@ static void test_index_invariants(void **state) {
     int64_t offset = 0;
     for (size_t i = 0; i < p.num_rows; i++) {
         assert_int_equal(p.offsets[i], offset);
-        assert_int_equal(p.counts[i], 25);
+        assert_int_equal(p.counts[i], i == 0 ? 1 : 25); /* row 0: the session root */
         assert_int_equal(p.ranks[i], 0);
         for (int64_t k = 1; k < p.counts[i]; k++)
             assert_true(p.starts[offset + k] > p.starts[offset + k - 1]);
@@ -313,7 +321,7 @@ static void test_same_name_is_one_region(void **state) {
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
-    assert_int_equal(p.num_regions, 1);
+    assert_int_equal(p.num_regions, 2); /* the session root and "shared" */
     assert_int_equal(rs_calls_of(&p, "shared"), 4);
     rs_profile_free(&p);
 }
@@ -336,9 +344,10 @@ static void test_special_names_stored_unchanged(void **state) {
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
-    assert_int_equal(p.num_regions, sizeof names / sizeof *names);
+    assert_int_equal(p.num_regions, 1 + sizeof names / sizeof *names);
+    assert_string_equal(p.names[0], "scope_profiler.session");
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        assert_string_equal(p.names[i], names[i]);
+        assert_string_equal(p.names[i + 1], names[i]);
     rs_profile_free(&p);
 }
 
@@ -354,7 +363,7 @@ static void test_by_name_with_reused_buffer(void **state) {
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
-    assert_int_equal(p.num_regions, 3);
+    assert_int_equal(p.num_regions, 4); /* the session root and three names */
     assert_int_equal(rs_calls_of(&p, "dynamic_0"), 2);
     assert_int_equal(rs_calls_of(&p, "dynamic_1"), 2);
     assert_int_equal(rs_calls_of(&p, "dynamic_2"), 2);
@@ -412,7 +421,7 @@ static void test_invalid_handle_is_ignored(void **state) {
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
-    assert_int_equal(p.num_regions, 1);
+    assert_int_equal(p.num_regions, 2); /* the session root and "valid" */
     assert_int_equal(rs_calls_of(&p, "valid"), 1);
     rs_profile_free(&p);
 }

@@ -55,17 +55,21 @@ static void test_two_threads_record_concurrently(void **state) {
     assert_int_equal(rs_calls_of(&p, "worker_a"), CALLS);
     assert_int_equal(rs_calls_of(&p, "worker_b"), CALLS);
     assert_non_null(p.thread_ids);
-    /* the shared row holds both threads' calls in start order, each thread's half */
+    /* thread 0 is the main thread: it holds the session root from setup to finalize */
+    long root = rs_row_of(&p, "scope_profiler.session");
+    assert_int_equal(p.counts[root], 1);
+    assert_int_equal(p.thread_ids[p.offsets[root]], 0);
+    /* the shared row holds both workers' calls in start order, each thread's half */
     long s = rs_row_of(&p, "shared");
-    int64_t per_thread[2] = {0, 0};
+    int64_t per_thread[3] = {0, 0, 0};
     for (int64_t i = 0; i < p.counts[s]; i++) {
         int64_t e = p.offsets[s] + i, t = p.thread_ids[e];
-        assert_true(t == 0 || t == 1);
+        assert_true(t == 1 || t == 2);
         per_thread[t]++;
         if (i > 0) assert_true(p.starts[e] >= p.starts[e - 1]);
     }
-    assert_int_equal(per_thread[0], CALLS);
     assert_int_equal(per_thread[1], CALLS);
+    assert_int_equal(per_thread[2], CALLS);
     /* each worker region belongs to one thread only */
     long wa = rs_row_of(&p, "worker_a"), wb = rs_row_of(&p, "worker_b");
     int64_t ta = p.thread_ids[p.offsets[wa]], tb = p.thread_ids[p.offsets[wb]];
@@ -79,13 +83,14 @@ static void test_two_threads_record_concurrently(void **state) {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     size_t n;
     char **names = h5i_read_strings(file, "/thread_table/name", &n);
-    assert_int_equal(n, 2);
-    assert_true((strcmp(names[0], "worker_a") == 0 && strcmp(names[1], "worker_b") == 0) ||
-                (strcmp(names[0], "worker_b") == 0 && strcmp(names[1], "worker_a") == 0));
+    assert_int_equal(n, 3); /* the main thread (session root) and the two workers */
+    assert_true((strcmp(names[1], "worker_a") == 0 && strcmp(names[2], "worker_b") == 0) ||
+                (strcmp(names[1], "worker_b") == 0 && strcmp(names[2], "worker_a") == 0));
     h5i_free_strings(names, n);
     int64_t *index = h5i_read_int64(file, "/thread_table/index", &n);
     assert_int_equal(index[0], 0);
     assert_int_equal(index[1], 1);
+    assert_int_equal(index[2], 2);
     free(index);
     H5Fclose(file);
     rs_remove_tree(dir);
@@ -159,19 +164,21 @@ static void test_sequential_named_threads(void **state) {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     size_t n;
     char **table_names = h5i_read_strings(file, "/thread_table/name", &n);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4); /* the main thread (index 0: the session root) and the three */
     int64_t *start = h5i_read_int64(file, "/thread_table/start_ns", &n);
     int64_t *end = h5i_read_int64(file, "/thread_table/end_ns", &n);
     int64_t *cpu = h5i_read_int64(file, "/thread_table/cpu_ns", &n);
     int64_t *native = h5i_read_int64(file, "/thread_table/native_id", &n);
-    for (int i = 0; i < 3; i++) {
-        assert_string_equal(table_names[i], names[i]); /* index = order of first call */
+    for (int i = 1; i <= 3; i++) {
+        assert_string_equal(table_names[i], names[i - 1]); /* index = order of first call */
         assert_true(start[i] < end[i]);
         assert_true(cpu[i] > 0); /* it spun; how long on the CPU depends on the load */
         assert_true(native[i] > 0);
-        if (i > 0) assert_true(end[i - 1] <= start[i]);
+        if (i > 1) assert_true(end[i - 1] <= start[i]);
+        /* the main thread's session root spans all of them */
+        assert_true(start[0] <= start[i] && end[i] <= end[0]);
     }
-    h5i_free_strings(table_names, 3);
+    h5i_free_strings(table_names, 4);
     free(start);
     free(end);
     free(cpu);
@@ -182,11 +189,56 @@ static void test_sequential_named_threads(void **state) {
     free(path);
 }
 
+/* sp_finalize on another thread than sp_setup's still ends the session root
+ * (nothing reported open) and the root spans the calls of both threads. */
+static void *finalize_here(void *arg) {
+    SP_REGION("finalizer") {}
+    sp_finalize_options quiet = {.quiet = 1};
+    *(sp_status *)arg = sp_finalize(&quiet);
+    return NULL;
+}
+
+static void test_finalize_on_another_thread(void **state) {
+    (void)state;
+    char *dir = rs_temp_dir();
+    char *path = rs_path_in(dir, "other.h5");
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    SP_REGION("main_work") {
+        rs_busy_wait_ns(1000000);
+    }
+    sp_status st = SP_ERR_NOT_ACTIVE;
+    pthread_t t;
+    rs_capture_stderr_begin();
+    pthread_create(&t, NULL, finalize_here, &st);
+    pthread_join(t, NULL);
+    char *err = rs_capture_stderr_end();
+    assert_int_equal(st, SP_OK);
+    assert_string_equal(err, ""); /* the root is not an open call left out */
+    free(err);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(path, &p), 0);
+    long root = rs_row_of(&p, "scope_profiler.session"), w = rs_row_of(&p, "main_work"),
+         f = rs_row_of(&p, "finalizer");
+    assert_true(root >= 0 && w >= 0 && f >= 0);
+    assert_int_equal(p.counts[root], 1);
+    int64_t r0 = p.starts[p.offsets[root]], r1 = r0 + p.durations[p.offsets[root]];
+    assert_int_equal(p.thread_ids[p.offsets[root]], p.thread_ids[p.offsets[w]]);
+    assert_true(r0 <= p.starts[p.offsets[w]]);
+    assert_true(p.starts[p.offsets[f]] + p.durations[p.offsets[f]] <= r1);
+    rs_profile_free(&p);
+    rs_remove_tree(dir);
+    free(dir);
+    free(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_threads_record_concurrently),
         cmocka_unit_test(test_exited_thread_keeps_its_calls),
         cmocka_unit_test(test_sequential_named_threads),
+        cmocka_unit_test(test_finalize_on_another_thread),
     };
     setenv("SCOPE_PROFILER_QUIET", "1", 1);
     return cmocka_run_group_tests(tests, NULL, NULL);

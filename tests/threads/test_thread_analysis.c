@@ -68,9 +68,14 @@ static void test_lanes_and_thread_summaries(void **state) {
     assert_true(excl >= 2 * CALLS * 2 * 1e-3);  /* 2 ms own time per call, 2 threads */
     sp_summary_rows_free(rows);
 
-    assert_int_equal(sp_results_num_threads(r), 2);
+    /* thread 0: the main thread, which holds only the session root */
+    assert_int_equal(sp_results_num_threads(r), 3);
+    sp_thread_summary main_thread;
+    assert_int_equal(sp_results_thread_summary(r, 0, &main_thread, &err), SP_OK);
+    assert_int_equal(main_thread.num_calls, 1);
+    assert_true(main_thread.time_in_regions >= main_thread.wall_time - 1e-9);
     const sp_rank_region *outer0 = sp_mpi_region_rank(outer, 0, &err);
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 1; i < 3; i++) {
         sp_thread_summary t;
         assert_int_equal(sp_results_thread_summary(r, i, &t, &err), SP_OK);
         assert_int_equal(t.rank, 0);
@@ -85,24 +90,25 @@ static void test_lanes_and_thread_summaries(void **state) {
         assert_int_equal(sp_rank_region_thread_calls(outer0, t.index, NULL, 0), CALLS);
     }
     uint64_t idx[CALLS];
-    assert_int_equal(sp_rank_region_thread_calls(outer0, 1, idx, CALLS), CALLS);
+    assert_int_equal(sp_rank_region_thread_calls(outer0, 2, idx, CALLS), CALLS);
     for (int i = 1; i < CALLS; i++)
         assert_true(idx[i] > idx[i - 1]);
     sp_thread_summary t;
-    assert_int_equal(sp_results_thread_summary(r, 2, &t, &err), SP_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sp_results_thread_summary(r, 3, &t, &err), SP_ERR_INVALID_ARGUMENT);
 
     /* events carry their thread */
     sp_event_iter *it = sp_events_open(r, NULL, &err);
     assert_non_null(it);
     sp_event ev;
-    int per_thread[2] = {0, 0};
+    int per_thread[3] = {0, 0, 0};
     while (sp_events_next(it, &ev)) {
-        assert_true(ev.thread == 0 || ev.thread == 1);
+        assert_true(ev.thread >= 0 && ev.thread <= 2);
         per_thread[ev.thread]++;
     }
     sp_events_close(it);
-    assert_int_equal(per_thread[0], 2 * CALLS);
+    assert_int_equal(per_thread[0], 1);
     assert_int_equal(per_thread[1], 2 * CALLS);
+    assert_int_equal(per_thread[2], 2 * CALLS);
     sp_results_free(r);
     rs_remove_tree(dir);
     free(dir);
@@ -130,7 +136,7 @@ static void test_single_thread_lane(void **state) {
     sp_thread_summary t;
     assert_int_equal(sp_results_thread_summary(r, 0, &t, &err), SP_OK);
     assert_int_equal(t.index, 0);
-    assert_int_equal(t.num_calls, 3);
+    assert_int_equal(t.num_calls, 4); /* and the session root */
     assert_string_equal(t.name, "");
     assert_true(isnan(t.cpu_time));
     assert_true(t.time_in_regions >= 3e-3);

@@ -13,7 +13,9 @@ int main(int argc, char **argv) {
     if (sp_finalize(&quiet) != SP_OK) return 1;
     sp_error err;
     sp_results *r = sp_read(argv[1], &err);
-    int ok = r && sp_results_num_regions(r) == 1;
+    /* "installed" and the session root */
+    int ok = r && sp_results_num_regions(r) == 2 && sp_results_find(r, "installed") >= 0 &&
+             sp_results_find(r, "scope_profiler.session") >= 0;
     sp_results_free(r);
     printf("installed library: %s\n", ok ? "ok" : "FAILED");
     return !ok;

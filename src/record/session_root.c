@@ -1,0 +1,37 @@
+#include "record/session_root.h"
+
+#include <string.h>
+
+#include "record/clock.h"
+#include "record/registry.h"
+#include "record/thread_state.h"
+
+static sp_thread *root_thread;
+static sp_event_slot *root_slot;
+
+void sp_session_root_open(void) {
+    root_thread = NULL;
+    root_slot = NULL;
+    sp_region_t root = sp_registry_intern(SP_SESSION_ROOT_NAME, NULL, 0);
+    if (root == SP_REGION_NONE) return; /* out of memory: no root, nothing else changes */
+    sp_internal_begin_(root);
+    sp_thread *t = sp_current_thread;
+    if (!t || t->depth == 0 || t->stack[t->depth - 1].region != root) return;
+    root_thread = t;
+    root_slot = t->stack[t->depth - 1].slot;
+}
+
+void sp_session_root_close(void) {
+    sp_thread *t = root_thread;
+    root_thread = NULL;
+    if (!t) return;
+    uint64_t now = sp_clock_ticks();
+    for (uint32_t k = 0; k < t->depth; k++) {
+        if (t->stack[k].slot != root_slot) continue;
+        root_slot->end = now ? now : 1; /* 0 would mean "still open" */
+        memmove(&t->stack[k], &t->stack[k + 1], (t->depth - k - 1) * sizeof *t->stack);
+        t->depth--;
+        break;
+    }
+    root_slot = NULL;
+}
