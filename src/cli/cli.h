@@ -16,6 +16,9 @@ int cli_stats(int argc, char **argv);
 int cli_events(int argc, char **argv);
 int cli_metadata(int argc, char **argv);
 int cli_merge(int argc, char **argv);
+int cli_diff(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_scaling(int argc, char **argv);
 
 /* The help texts (help.c), printed by NAME --help and `scope-profiler help NAME`. */
 extern const char cli_help_main[];
@@ -24,5 +27,8 @@ extern const char cli_help_stats[];
 extern const char cli_help_events[];
 extern const char cli_help_metadata[];
 extern const char cli_help_merge[];
+extern const char cli_help_diff[];
+extern const char cli_help_check[];
+extern const char cli_help_scaling[];
 
 #endif

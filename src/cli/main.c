@@ -19,6 +19,8 @@ static const command COMMANDS[] = {
     {"inspect", cli_inspect, cli_help_inspect}, {"stats", cli_stats, cli_help_stats},
     {"events", cli_events, cli_help_events},    {"metadata", cli_metadata, cli_help_metadata},
     {"merge", cli_merge, cli_help_merge},
+    {"diff", cli_diff, cli_help_diff},          {"check", cli_check, cli_help_check},
+    {"scaling", cli_scaling, cli_help_scaling},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -28,10 +30,23 @@ static const command *find_command(const char *name) {
     return NULL;
 }
 
+/* "inspect, stats, ..." from the table, so that a new command is listed everywhere. */
+typedef struct names_text {
+    char text[512];
+} names_text;
+
+static names_text command_names(void) {
+    names_text n = {{0}};
+    size_t len = 0;
+    for (size_t i = 0; i < NUM_COMMANDS && len < sizeof n.text; i++)
+        len += (size_t)snprintf(n.text + len, sizeof n.text - len, "%s%s", i ? ", " : "",
+                                COMMANDS[i].name);
+    return n;
+}
+
 static int unknown_command(const char *name) {
-    cli_error("unknown command \"%s\" (commands: inspect, stats, events, metadata, merge; see "
-              "scope-profiler --help)",
-              name);
+    cli_error("unknown command \"%s\" (commands: %s; see scope-profiler --help)", name,
+              command_names().text);
     return CLI_EXIT_USAGE;
 }
 
@@ -58,8 +73,7 @@ static int finish(int rc) {
 
 static int dispatch(int argc, char **argv) {
     if (argc < 2) {
-        cli_error("no command given (commands: inspect, stats, events, metadata, merge; see "
-                  "scope-profiler --help)");
+        cli_error("no command given (commands: %s; see scope-profiler --help)", command_names().text);
         return CLI_EXIT_USAGE;
     }
     const char *name = argv[1];

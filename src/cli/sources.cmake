@@ -6,4 +6,5 @@ set(SP_SOURCES_cli
   cli_select.c cli_text.c
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
   stats.c events.c metadata.c
-  merge.c merge_scan.c)
+  merge.c merge_scan.c
+  cli_compare.c diff.c check.c scaling.c)

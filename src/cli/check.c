@@ -1,0 +1,107 @@
+/*
+ * scope-profiler check BASE CANDIDATE: a CI regression gate. Exit 1 when a
+ * region's change exceeds --max-regression (and, with --significant, is a
+ * significant slowdown), or a region is new with --fail-on-new; else 0.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_compare.h"
+#include "cli/cli_error.h"
+
+enum { OPT_MAX_REGRESSION = 1, OPT_FAIL_ON_NEW };
+
+static const cli_option OPTIONS[] = {
+    {"max-regression", 0, CLI_VALUE, OPT_MAX_REGRESSION},
+    {"fail-on-new", 0, CLI_FLAG, OPT_FAIL_ON_NEW},
+    CLI_COMPARE_OPTIONS,
+    CLI_SELECT_OPTIONS,
+};
+
+typedef struct check_args {
+    cli_compare_args compare; /* first: the shared options see it as their context */
+    sp_check_options check;
+} check_args;
+
+static int on_option(void *ctx, int id, const char *value) {
+    check_args *a = ctx;
+    switch (id) {
+    case OPT_MAX_REGRESSION: {
+        int rc = cli_parse_number("check", "max-regression", value, &a->check.max_regression);
+        if (!rc && a->check.max_regression < 0)
+            return cli_value_error("check", "--max-regression must be non-negative, not %s",
+                                   value);
+        return rc;
+    }
+    case OPT_FAIL_ON_NEW:
+        a->check.fail_on_new = 1;
+        return 0;
+    default:
+        return cli_compare_option(&a->compare, id, value);
+    }
+}
+
+static void print_violations(const sp_comparison *c, const sp_check_options *k) {
+    int any = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        if (!sp_compare_row_violates(&c->rows[i], k)) continue;
+        fputs(any ? ", " : "Budget violations: ", stdout);
+        fputs(c->rows[i].name, stdout);
+        any = 1;
+    }
+    if (any) putchar('\n');
+}
+
+static int failed(const sp_comparison *c, const sp_check_options *k) {
+    for (size_t i = 0; i < c->count; i++)
+        if (sp_compare_row_violates(&c->rows[i], k)) return 1;
+    return 0;
+}
+
+static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side *sb,
+                      const check_args *a) {
+    printf("Baseline: %s\nCandidate: %s\n", sa->title, sb->title);
+    printf("Regression budget: +%g%% (%s)", a->check.max_regression, sp_metric_name(c->metric));
+    if (a->check.significant) printf(", significant slowdowns at level %g", c->level);
+    putchar('\n');
+    int rc = cli_compare_print_table(c, failed(c, &a->check) ? "Regression check: FAIL"
+                                                             : "Regression check: PASS",
+                                     a->check.significant);
+    if (!rc) print_violations(c, &a->check);
+    return rc;
+}
+
+int cli_check(int argc, char **argv) {
+    static const cli_command_spec spec = {"check", cli_help_check, OPTIONS,
+                                          sizeof OPTIONS / sizeof OPTIONS[0], on_option};
+    check_args a;
+    memset(&a, 0, sizeof a);
+    a.compare.cmd = "check";
+    cli_side sa, sb;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    sp_comparison *c = NULL;
+    cli_list args = CLI_LIST_INIT;
+    int rc = cli_parse(&spec, argc, argv, &a, &args);
+    if (!rc) {
+        /* --significant turns the verdicts on; the table and JSON show them */
+        a.check.significant = a.compare.options.significance;
+        a.compare.options.sort = SP_COMPARE_SORT_PCT;
+        if (a.compare.format != CLI_OUT_TEXT) a.compare.options.significance = 1;
+        rc = cli_compare_run(&a.compare, &args, &sa, &sb, &c);
+    }
+    if (!rc) {
+        sp_compare_doc doc = cli_compare_doc(&a.compare, &sa, &sb);
+        doc.check = &a.check;
+        rc = a.compare.format == CLI_OUT_TEXT ? print_text(c, &sa, &sb, &a)
+                                              : cli_compare_machine_output(&a.compare, c, &doc);
+        if (!rc && failed(c, &a.check)) rc = CLI_EXIT_CHECK;
+    }
+    sp_comparison_free(c);
+    cli_side_free(&sa);
+    cli_side_free(&sb);
+    cli_list_free(&args);
+    cli_compare_args_free(&a.compare);
+    return rc == CLI_PARSED_HELP ? CLI_EXIT_OK : rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * scope-profiler diff A B: region by region (or call path by call path),
+ * one metric of two runs, in the Python package's format; with
+ * --significant, a verdict per row that tells a change from noise.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_compare.h"
+#include "cli/cli_error.h"
+
+enum { OPT_SORT = 1, OPT_THRESHOLD };
+
+static const cli_option OPTIONS[] = {
+    {"sort", 0, CLI_VALUE, OPT_SORT},
+    {"threshold", 0, CLI_VALUE, OPT_THRESHOLD},
+    CLI_COMPARE_OPTIONS,
+    CLI_SELECT_OPTIONS,
+};
+
+static int on_option(void *ctx, int id, const char *value) {
+    cli_compare_args *a = ctx;
+    switch (id) {
+    case OPT_SORT:
+        if (strcmp(value, "delta") == 0)
+            a->options.sort = SP_COMPARE_SORT_DELTA;
+        else if (strcmp(value, "pct") == 0)
+            a->options.sort = SP_COMPARE_SORT_PCT;
+        else if (strcmp(value, "name") == 0)
+            a->options.sort = SP_COMPARE_SORT_NAME;
+        else
+            return cli_value_error("diff", "unknown --sort \"%s\": choose delta, pct or name",
+                                   value);
+        return 0;
+    case OPT_THRESHOLD:
+        a->options.has_threshold = 1;
+        return cli_parse_number("diff", "threshold", value, &a->options.threshold);
+    default:
+        return cli_compare_option(a, id, value);
+    }
+}
+
+static void print_rule(void) {
+    for (int i = 0; i < 78; i++)
+        putchar('=');
+    putchar('\n');
+}
+
+static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side *sb,
+                      const cli_compare_args *a) {
+    print_rule();
+    printf("a: %s\nb: %s\n", sa->title, sb->title);
+    print_rule();
+    putchar('\n');
+    char title[64];
+    snprintf(title, sizeof title, "%s (%zu)",
+             c->by == SP_COMPARE_BY_PATH ? "Call paths" : "Regions", c->count);
+    int rc = cli_compare_print_table(c, title, a->options.significance);
+    if (!rc && a->options.significance)
+        printf("b/a: ratio of the mean time per call (total: of the totals) with its %g%% "
+               "interval; verdict at level %g (docs/compare.md)\n",
+               (1.0 - c->level) * 100.0, c->level);
+    return rc;
+}
+
+int cli_diff(int argc, char **argv) {
+    static const cli_command_spec spec = {"diff", cli_help_diff, OPTIONS,
+                                          sizeof OPTIONS / sizeof OPTIONS[0], on_option};
+    cli_compare_args a;
+    memset(&a, 0, sizeof a);
+    a.cmd = "diff";
+    cli_side sa, sb;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    sp_comparison *c = NULL;
+    cli_list args = CLI_LIST_INIT;
+    int rc = cli_parse(&spec, argc, argv, &a, &args);
+    if (!rc && a.format != CLI_OUT_TEXT) a.options.significance = 1;
+    if (!rc) rc = cli_compare_run(&a, &args, &sa, &sb, &c);
+    if (!rc) {
+        sp_compare_doc doc = cli_compare_doc(&a, &sa, &sb);
+        rc = a.format == CLI_OUT_TEXT ? print_text(c, &sa, &sb, &a)
+                                      : cli_compare_machine_output(&a, c, &doc);
+    }
+    sp_comparison_free(c);
+    cli_side_free(&sa);
+    cli_side_free(&sb);
+    cli_list_free(&args);
+    cli_compare_args_free(&a);
+    return rc == CLI_PARSED_HELP ? CLI_EXIT_OK : rc;
+}

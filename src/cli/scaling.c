@@ -1,0 +1,126 @@
+/*
+ * scope-profiler scaling FILES...: speedup and parallel efficiency per
+ * region over runs at different mpi_size, omp_num_threads, total_cores,
+ * num_nodes or any numeric metadata field.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_args.h"
+#include "cli/cli_error.h"
+#include "cli/cli_files.h"
+#include "cli/cli_runs.h"
+#include "cli/cli_select.h"
+#include "present/compare_out.h"
+
+enum { OPT_X = 1, OPT_WEAK, OPT_METRIC, OPT_FORMAT };
+
+static const cli_option OPTIONS[] = {
+    {"x", 0, CLI_VALUE, OPT_X},
+    {"weak", 0, CLI_FLAG, OPT_WEAK},
+    {"metric", 0, CLI_VALUE, OPT_METRIC},
+    {"format", 0, CLI_VALUE, OPT_FORMAT},
+    CLI_SELECT_OPTIONS,
+};
+
+typedef struct scaling_args {
+    sp_scaling_options options;
+    const char *format; /* NULL: the table */
+    cli_select select;
+} scaling_args;
+
+static int on_option(void *ctx, int id, const char *value) {
+    scaling_args *a = ctx;
+    switch (id) {
+    case OPT_X:
+        a->options.x = value;
+        return 0;
+    case OPT_WEAK:
+        a->options.weak = 1;
+        return 0;
+    case OPT_METRIC:
+        if (strcmp(value, "avg") == 0)
+            a->options.metric = SP_METRIC_AVG;
+        else if (strcmp(value, "total") == 0)
+            a->options.metric = SP_METRIC_TOTAL;
+        else
+            return cli_value_error("scaling",
+                                   "unknown --metric \"%s\": choose avg (mean time per call) or "
+                                   "total (total time per rank)",
+                                   value);
+        return 0;
+    case OPT_FORMAT:
+        if (strcmp(value, "json") && strcmp(value, "csv") && strcmp(value, "table"))
+            return cli_value_error("scaling", "unknown --format \"%s\": choose table, json or csv",
+                                   value);
+        a->format = value;
+        return 0;
+    default:
+        return cli_select_option(&a->select, id, value);
+    }
+}
+
+static int print(const sp_scaling *s, const scaling_args *a, const cli_list *files) {
+    char *text = NULL;
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    if (a->format && strcmp(a->format, "json") == 0) {
+        text = sp_scaling_json(s, cli_list_items(files), files->count);
+    } else {
+        if (a->format && strcmp(a->format, "csv") == 0)
+            sp_scaling_csv(&b, s);
+        else
+            sp_scaling_text(&b, s);
+        text = sp_textbuf_take(&b);
+    }
+    if (!text) return cli_out_of_memory();
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
+static int run(const cli_list *files, scaling_args *a) {
+    if (files->count < 2)
+        return cli_usage_error("scaling",
+                               "needs at least two files, runs at different %s (got %zu)",
+                               a->options.x ? a->options.x : "mpi_size", files->count);
+    cli_runs runs = CLI_RUNS_INIT;
+    int rc = cli_read_runs(files, &runs);
+    if (!rc) {
+        a->options.filter = cli_select_filter(&a->select);
+        sp_error err = {0};
+        sp_scaling *s = sp_scaling_compute(cli_runs_items(&runs), runs.count, &a->options, &err);
+        if (!s) {
+            cli_error("scaling: %s", err.message);
+            rc = CLI_EXIT_USAGE;
+        } else if (!s->num_regions) {
+            cli_error("scaling: no regions match in every file%s: nothing to compare",
+                      a->select.include.count || a->select.exclude.count
+                          ? " (check --include and --exclude)"
+                          : "");
+            rc = CLI_EXIT_USAGE;
+        } else {
+            rc = print(s, a, files);
+        }
+        sp_scaling_free(s);
+    }
+    cli_runs_free(&runs);
+    return rc;
+}
+
+int cli_scaling(int argc, char **argv) {
+    static const cli_command_spec spec = {"scaling", cli_help_scaling, OPTIONS,
+                                          sizeof OPTIONS / sizeof OPTIONS[0], on_option};
+    scaling_args a;
+    memset(&a, 0, sizeof a);
+    a.options.metric = SP_METRIC_AVG;
+    cli_list args = CLI_LIST_INIT, files = CLI_LIST_INIT;
+    int rc = cli_parse(&spec, argc, argv, &a, &args);
+    if (!rc) rc = cli_expand_files("scaling", &args, &files);
+    if (!rc) rc = run(&files, &a);
+    cli_list_free(&args);
+    cli_list_free(&files);
+    cli_select_free(&a.select);
+    return rc == CLI_PARSED_HELP ? CLI_EXIT_OK : rc;
+}

@@ -1,0 +1,140 @@
+/*
+ * One run's values by region name, as the Python package's region_rows()
+ * gives them: durations pooled over the selected ranks with numpy's
+ * arithmetic (total = numpy sum, avg = numpy mean, percentiles numpy's);
+ * a duration metric has no value when the region made no call on those ranks.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/error.h"
+#include "compare/compare_internal.h"
+
+void cmp_entries_free(cmp_entries *e) {
+    for (size_t i = 0; e->items && i < e->count; i++)
+        free(e->items[i].name);
+    free(e->items);
+    e->items = NULL;
+    e->count = 0;
+}
+
+/* The metrics that come from summary() rows instead of the pooled statistics. */
+static int needs_summary(sp_metric m) {
+    return sp_metric_needs_events(m) || m == SP_METRIC_IMBALANCE || m == SP_METRIC_EXCLUSIVE;
+}
+
+static sp_status unavailable(const sp_results *r, sp_metric m, sp_error *err) {
+    if (m == SP_METRIC_EXCLUSIVE)
+        return sp_error_set(err, SP_ERR_UNAVAILABLE,
+                            "%s holds no per-call data and no stored exclusive times: the "
+                            "metric exclusive cannot be computed (use total, avg, min, max, "
+                            "calls or imbalance)",
+                            sp_results_path_text(r));
+    return sp_error_set(err, SP_ERR_UNAVAILABLE,
+                        "%s holds no per-call data (aggregate file): the metric %s needs "
+                        "per-call durations (use total, avg, min, max, calls or imbalance)",
+                        sp_results_path_text(r), sp_metric_name(m));
+}
+
+/* The metric's value from a summary() row. */
+static void from_summary(const sp_summary_row *row, sp_metric m, cmp_entry *e) {
+    switch (m) {
+    case SP_METRIC_P50:
+        e->value = row->p50_duration;
+        break;
+    case SP_METRIC_P95:
+        e->value = row->p95_duration;
+        break;
+    case SP_METRIC_P99:
+        e->value = row->p99_duration;
+        break;
+    case SP_METRIC_IMBALANCE:
+        e->value = row->rank_imbalance_pct;
+        e->has_value = 1; /* Python: 0.0 even without calls */
+        return;
+    default:
+        e->value = row->exclusive_duration;
+        break;
+    }
+    e->has_value = e->calls > 0 && !isnan(e->value);
+}
+
+static void from_pool(const sp_pool_stats *p, sp_metric m, cmp_entry *e) {
+    e->has_value = p->count > 0;
+    switch (m) {
+    case SP_METRIC_TOTAL:
+        e->value = p->total;
+        break;
+    case SP_METRIC_AVG:
+        e->value = p->average;
+        break;
+    case SP_METRIC_MIN:
+        e->value = p->min;
+        break;
+    case SP_METRIC_MAX:
+        e->value = p->max;
+        break;
+    case SP_METRIC_CALLS:
+        e->value = (double)p->count;
+        e->has_value = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+static sp_status fill(const sp_results *r, const sp_compare_options *o,
+                      const sp_mpi_region *const *regions, size_t n,
+                      const sp_summary_rows *summary, cmp_entries *out, sp_error *err) {
+    out->items = calloc(n ? n : 1, sizeof *out->items);
+    if (!out->items) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    int events = sp_results_has_events(r);
+    for (size_t i = 0; i < n; i++) {
+        cmp_entry *e = &out->items[out->count];
+        sp_pool_stats p;
+        sp_status st = sp_region_pool_stats(regions[i], o->filter.ranks, o->filter.num_ranks, &p,
+                                            err);
+        if (st != SP_OK) return st;
+        if (!(e->name = strdup(sp_mpi_region_name(regions[i]))))
+            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        out->count++;
+        e->calls = p.count;
+        e->total = p.total;
+        e->mean = p.average;
+        e->var = p.std * p.std;
+        e->has_samples = events && p.count > 0;
+        if (!needs_summary(o->metric)) {
+            from_pool(&p, o->metric, e);
+            continue;
+        }
+        if (i >= summary->count || strcmp(summary->rows[i].name, e->name) != 0)
+            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "internal: summary rows out of order");
+        const sp_summary_row *row = &summary->rows[i];
+        if (o->metric == SP_METRIC_EXCLUSIVE && !row->has_exclusive && p.count)
+            return unavailable(r, o->metric, err);
+        from_summary(row, o->metric, e);
+    }
+    return SP_OK;
+}
+
+sp_status cmp_region_entries(const sp_results *r, const sp_compare_options *o, cmp_entries *out,
+                             sp_error *err) {
+    out->items = NULL;
+    out->count = 0;
+    if (sp_metric_needs_events(o->metric) && !sp_results_has_events(r))
+        return unavailable(r, o->metric, err);
+    size_t n = 0;
+    const sp_mpi_region **regions = sp_results_get_regions(r, &o->filter, &n, err);
+    if (!regions) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
+    sp_summary_rows *summary = NULL;
+    sp_status st = SP_OK;
+    if (needs_summary(o->metric) && !(summary = sp_results_summary(r, &o->filter, 0, err)))
+        st = err ? err->status : SP_ERR_OUT_OF_MEMORY;
+    if (st == SP_OK) st = fill(r, o, regions, n, summary, out, err);
+    sp_summary_rows_free(summary);
+    sp_region_list_free(regions);
+    if (st != SP_OK) cmp_entries_free(out);
+    return st;
+}

@@ -1,0 +1,5 @@
+# src/compare: diff, check, significance and scaling over results objects.
+set(SP_SOURCES_compare
+  metric.c tdist.c significance.c
+  region_values.c path_values.c side.c
+  diff.c check.c scaling.c)

@@ -1,0 +1,113 @@
+/* The diff/check table as the Python package prints it (diff.py's print_diff_table). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "present/compare_out.h"
+#include "present/box_table.h"
+
+#define MAX_COLS 8
+
+/* .6g, or an integer for call counts (fractional when runs were averaged). */
+static void value_text(sp_textbuf *b, double v, int calls, int sign) {
+    const char *s = sign && v >= 0.0 ? "+" : "";
+    if (calls && v == floor(v) && fabs(v) < 9e15)
+        sp_textbuf_printf(b, "%s%lld", s, (long long)v);
+    else
+        sp_textbuf_printf(b, "%s%.6g", s, v);
+}
+
+static void interval_text(sp_textbuf *b, const sp_significance *s) {
+    if (isnan(s->ratio_low)) {
+        sp_textbuf_append(b, "-");
+        return;
+    }
+    sp_textbuf_printf(b, "[%.4g, %.4g]", s->ratio_low, s->ratio_high);
+}
+
+static void row_cells(const sp_compare_row *r, int calls, int significance, char **cells) {
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    size_t k = 0;
+    sp_textbuf_append(&b, r->name);
+    cells[k++] = sp_textbuf_take(&b);
+    if (r->in_a)
+        value_text(&b, r->a, calls, 0);
+    else
+        sp_textbuf_append(&b, "-");
+    cells[k++] = sp_textbuf_take(&b);
+    if (r->in_b)
+        value_text(&b, r->b, calls, 0);
+    else
+        sp_textbuf_append(&b, "-");
+    cells[k++] = sp_textbuf_take(&b);
+    value_text(&b, r->delta, calls, 1);
+    cells[k++] = sp_textbuf_take(&b);
+    if (r->has_pct)
+        sp_textbuf_printf(&b, "%s%.4g%%", r->pct >= 0.0 ? "+" : "", r->pct);
+    else
+        sp_textbuf_append(&b, "-");
+    cells[k++] = sp_textbuf_take(&b);
+    if (!significance) return;
+    if (isnan(r->sig.ratio))
+        sp_textbuf_append(&b, "-");
+    else
+        sp_textbuf_printf(&b, "%.4g", r->sig.ratio);
+    cells[k++] = sp_textbuf_take(&b);
+    interval_text(&b, &r->sig);
+    cells[k++] = sp_textbuf_take(&b);
+    sp_textbuf_append(&b, sp_verdict_text(r->sig.verdict));
+    cells[k++] = sp_textbuf_take(&b);
+}
+
+static void names_line(sp_textbuf *out, const char *prefix, const char *const *names, size_t n) {
+    sp_textbuf_append(out, prefix);
+    for (size_t i = 0; i < n; i++) {
+        if (i) sp_textbuf_append(out, ", ");
+        sp_textbuf_append(out, names[i]);
+    }
+    sp_textbuf_putc(out, '\n');
+}
+
+void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
+                     int significance) {
+    if (title && *title) {
+        sp_textbuf_append(out, title);
+        sp_textbuf_putc(out, '\n');
+    }
+    if (!c->count) {
+        sp_textbuf_append(out, "  (no regions to compare)\n");
+        return;
+    }
+    size_t ncols = significance ? 8 : 5;
+    char label_a[64], label_b[64], interval[48];
+    snprintf(label_a, sizeof label_a, "%s (a)", sp_metric_label(c->metric));
+    snprintf(label_b, sizeof label_b, "%s (b)", sp_metric_label(c->metric));
+    snprintf(interval, sizeof interval, "%.6g%% interval", (1.0 - c->level) * 100.0);
+    const char *headers[MAX_COLS] = {c->by == SP_COMPARE_BY_PATH ? "call path" : "region",
+                                     label_a, label_b, "delta", "delta [%]", "b/a", interval,
+                                     "verdict"};
+    char **cells = calloc(c->count * ncols + 1, sizeof *cells);
+    if (!cells) {
+        out->failed = 1;
+        return;
+    }
+    int calls = c->metric == SP_METRIC_CALLS;
+    for (size_t i = 0; i < c->count; i++)
+        row_cells(&c->rows[i], calls, significance, cells + i * ncols);
+    int ok = 1;
+    for (size_t i = 0; i < c->count * ncols; i++)
+        ok = ok && cells[i];
+    if (ok)
+        sp_box_table(out, headers, ncols, (const char *const *)cells, c->count);
+    else
+        out->failed = 1;
+    for (size_t i = 0; i < c->count * ncols; i++)
+        free(cells[i]);
+    free(cells);
+    if (c->num_only_a) {
+        sp_textbuf_putc(out, '\n');
+        names_line(out, "  Only in a: ", c->only_a, c->num_only_a);
+    }
+    if (c->num_only_b) names_line(out, "  Only in b: ", c->only_b, c->num_only_b);
+    sp_textbuf_putc(out, '\n');
+}

@@ -1,0 +1,177 @@
+/* scaling as a box table, JSON and CSV (docs/compare.md § scaling). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/py_float.h"
+#include "present/compare_out.h"
+#include "present/csv_escape.h"
+#include "present/json_build.h"
+#include "present/json_print.h"
+#include "present/box_table.h"
+
+#define NCOLS 6
+
+static void number(sp_textbuf *b, double v, const char *fmt) {
+    if (isnan(v))
+        sp_textbuf_append(b, "-");
+    else if (v == floor(v) && fabs(v) < 9e15)
+        sp_textbuf_printf(b, "%lld", (long long)v);
+    else
+        sp_textbuf_printf(b, fmt, v);
+}
+
+static void list_xs(sp_textbuf *out, const sp_scaling *s) {
+    for (size_t k = 0; k < s->num_x; k++) {
+        if (k) sp_textbuf_append(out, ", ");
+        number(out, s->xs[k], "%.6g");
+    }
+}
+
+static int point_cells(const sp_scaling *s, const sp_scaling_region *r, size_t k, char **cells) {
+    const sp_scaling_point *p = &r->points[k];
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    sp_textbuf_append(&b, r->name);
+    cells[0] = sp_textbuf_take(&b);
+    number(&b, s->xs[k], "%.6g");
+    cells[1] = sp_textbuf_take(&b);
+    sp_textbuf_printf(&b, "%u", p->runs);
+    cells[2] = sp_textbuf_take(&b);
+    if (p->has_time)
+        sp_textbuf_printf(&b, "%.6g", p->time);
+    else
+        sp_textbuf_append(&b, "-");
+    cells[3] = sp_textbuf_take(&b);
+    number(&b, p->speedup, "%.4g");
+    cells[4] = sp_textbuf_take(&b);
+    number(&b, p->efficiency, "%.4g");
+    cells[5] = sp_textbuf_take(&b);
+    for (int j = 0; j < NCOLS; j++)
+        if (!cells[j]) return 0;
+    return 1;
+}
+
+void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
+    sp_textbuf_printf(out, "%s scaling over %s (", s->weak ? "Weak" : "Strong", s->x_name);
+    list_xs(out, s);
+    sp_textbuf_printf(out, "), baseline %s = ", s->x_name);
+    number(out, s->xs[0], "%.6g");
+    sp_textbuf_putc(out, '\n');
+    sp_textbuf_append(out, s->metric == SP_METRIC_TOTAL
+                               ? "time: total per rank over the selected ranks [s]"
+                               : "time: mean duration per call over the selected ranks [s]");
+    sp_textbuf_append(out, s->weak ? "; efficiency = t(x0) / t(x)\n"
+                                   : "; efficiency = speedup / (x / x0)\n");
+    sp_textbuf_printf(out, "\nRegions (%zu)\n", s->num_regions);
+    if (!s->num_regions) {
+        sp_textbuf_append(out, "  (no regions to compare)\n");
+        return;
+    }
+    size_t nrows = s->num_regions * s->num_x;
+    char **cells = calloc(nrows * NCOLS + 1, sizeof *cells);
+    int ok = cells != NULL;
+    for (size_t i = 0; ok && i < s->num_regions; i++)
+        for (size_t k = 0; ok && k < s->num_x; k++)
+            ok = point_cells(s, &s->regions[i], k, cells + (i * s->num_x + k) * NCOLS);
+    const char *headers[NCOLS] = {"region", s->x_name, "runs", "time [s]", "speedup",
+                                  "efficiency"};
+    if (ok)
+        sp_box_table(out, headers, NCOLS, (const char *const *)cells, nrows);
+    else
+        out->failed = 1;
+    for (size_t i = 0; cells && i < nrows * NCOLS; i++)
+        free(cells[i]);
+    free(cells);
+    sp_textbuf_putc(out, '\n');
+}
+
+static int add_x(struct json_object *o, const char *key, double x) {
+    if (x == floor(x) && fabs(x) < 9e15) return sp_json_add_int(o, key, (int64_t)x);
+    return sp_json_add_double(o, key, x);
+}
+
+static int add_num(struct json_object *o, const char *key, double v) {
+    return isfinite(v) ? sp_json_add_double(o, key, v) : sp_json_add_null(o, key);
+}
+
+static struct json_object *region_json(const sp_scaling *s, const sp_scaling_region *r) {
+    struct json_object *o = json_object_new_object(), *points = json_object_new_array();
+    int ok = o && points && sp_json_add_string(o, "name", r->name);
+    for (size_t k = 0; ok && k < s->num_x; k++) {
+        const sp_scaling_point *p = &r->points[k];
+        struct json_object *po = json_object_new_object();
+        ok = add_x(po, "x", s->xs[k]) && sp_json_add_int(po, "runs", p->runs) &&
+             add_num(po, "time", p->has_time ? p->time : NAN) &&
+             add_num(po, "speedup", p->speedup) && add_num(po, "efficiency", p->efficiency);
+        if (!ok) json_object_put(po);
+        ok = ok && sp_json_append(points, po);
+    }
+    if (ok) {
+        ok = sp_json_add(o, "points", points);
+        points = NULL;
+    }
+    if (!ok) {
+        json_object_put(points);
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+char *sp_scaling_json(const sp_scaling *s, const char *const *files, size_t num_files) {
+    struct json_object *o = json_object_new_object();
+    struct json_object *xs = json_object_new_array(), *regions = json_object_new_array();
+    int ok = o && xs && regions;
+    for (size_t k = 0; ok && k < s->num_x; k++) {
+        struct json_object *xo = json_object_new_object();
+        ok = add_x(xo, "x", s->xs[k]) && sp_json_add_int(xo, "runs", s->runs_at_x[k]);
+        if (!ok) json_object_put(xo);
+        ok = ok && sp_json_append(xs, xo);
+    }
+    for (size_t i = 0; ok && i < s->num_regions; i++)
+        ok = sp_json_append(regions, region_json(s, &s->regions[i]));
+    ok = ok && sp_json_add_string(o, "x", s->x_name) &&
+         sp_json_add(o, "weak", json_object_new_boolean(s->weak)) &&
+         sp_json_add_string(o, "metric", sp_metric_name(s->metric)) &&
+         add_x(o, "baseline", s->xs[0]) &&
+         sp_json_add(o, "files", sp_json_string_array(files, num_files));
+    if (ok) {
+        ok = sp_json_add(o, "values", xs);
+        xs = NULL;
+    }
+    if (ok) {
+        ok = sp_json_add(o, "regions", regions);
+        regions = NULL;
+    }
+    char *text = ok ? sp_json_document(o) : NULL;
+    json_object_put(xs);
+    json_object_put(regions);
+    json_object_put(o);
+    return text;
+}
+
+static void csv_num(sp_textbuf *out, double v) {
+    sp_textbuf_putc(out, ',');
+    char text[SP_PY_FLOAT_REPR_SIZE];
+    if (!isfinite(v)) return;
+    if (v == floor(v) && fabs(v) < 9e15)
+        sp_textbuf_printf(out, "%lld", (long long)v);
+    else if (sp_py_float_repr(v, text))
+        sp_textbuf_append(out, text);
+}
+
+void sp_scaling_csv(sp_textbuf *out, const sp_scaling *s) {
+    sp_textbuf_append(out, "region,");
+    sp_csv_field(out, s->x_name, 0);
+    sp_textbuf_append(out, ",runs,time,speedup,efficiency" SP_CSV_EOL);
+    for (size_t i = 0; i < s->num_regions; i++)
+        for (size_t k = 0; k < s->num_x; k++) {
+            const sp_scaling_point *p = &s->regions[i].points[k];
+            sp_csv_field(out, s->regions[i].name, 0);
+            csv_num(out, s->xs[k]);
+            sp_textbuf_printf(out, ",%u", p->runs);
+            csv_num(out, p->has_time ? p->time : NAN);
+            csv_num(out, p->speedup);
+            csv_num(out, p->efficiency);
+            sp_textbuf_append(out, SP_CSV_EOL);
+        }
+}
