@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "format/lzf_filter.h"
 #include "format/read_internal.h"
 
 /* Existence, readability and the HDF5 signature, each with its own status. */
@@ -186,6 +187,7 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     void *saved_data;
     H5Eget_auto2(H5E_DEFAULT, &saved_handler, &saved_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* failures become statuses, not stack dumps */
+    sp_lzf_register();
     sp_status st = check_file(path, err);
     errno = 0;
     hid_t file = st ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

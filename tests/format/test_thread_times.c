@@ -28,8 +28,8 @@ static const char *write_threaded(const char *name, const char *language) {
     assert_non_null(m.threads);
     int64_t starts[2] = {START0, START1}, ends[2] = {END0, -1};
     for (size_t i = 0; i < 2; i++) {
-        m.threads[i] = (sp_thread_info){.rank = 0, .index = (int64_t)i, .start_ns = starts[i],
-                                        .end_ns = ends[i], .cpu_ns = 7};
+        m.threads[i] = (sp_thread_info){
+            .rank = 0, .index = (int64_t)i, .start_ns = starts[i], .end_ns = ends[i], .cpu_ns = 7};
         m.threads[i].name = sp_strdup(i ? "worker" : "main");
     }
     if (language) sp_model_meta_string(&m, "source_language", language);
