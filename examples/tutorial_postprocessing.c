@@ -158,12 +158,12 @@ static void show_timestep(const sp_results *r, const sp_mpi_region *timestep) {
     double *values = malloc((n ? n : 1) * sizeof *values);
     if (!values) return;
     printf("\n\nrank 0 only\n  durations [s]: ");
-    sp_rank_region_durations(rank0, values);
+    sp_rank_region_durations(rank0, values, n);
     put_array(values, n, 8);
     /* Timestamps are on a monotonic clock with an arbitrary origin; measure
      * them from the start of the run, as events() does. */
     fputs("\n  start times [s]: ", stdout);
-    sp_rank_region_start_times(rank0, values);
+    sp_rank_region_start_times(rank0, values, n);
     for (size_t i = 0; i < n; i++)
         values[i] = round((values[i] - sp_results_time_origin(r)) * 1000.0) / 1000.0;
     put_array(values, n, 3);
@@ -176,27 +176,33 @@ static void show_timestep(const sp_results *r, const sp_mpi_region *timestep) {
 }
 
 static void show_per_rank(const sp_mpi_region *timestep) {
-    size_t n = sp_mpi_region_num_ranks(timestep);
-    uint32_t ranks[16];
-    uint64_t calls[16];
-    double values[16];
-    if (n > 16) n = 16; /* a serial run has one */
+    size_t n = sp_mpi_region_num_ranks(timestep); /* any number of ranks */
+    uint32_t *ranks = malloc((n ? n : 1) * sizeof *ranks);
+    uint64_t *calls = malloc((n ? n : 1) * sizeof *calls);
+    double *values = malloc((n ? n : 1) * sizeof *values);
+    if (!ranks || !calls || !values) {
+        free(ranks), free(calls), free(values);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         ranks[i] = sp_mpi_region_rank_id(timestep, i);
-    sp_mpi_region_num_calls_per_rank(timestep, calls);
+    sp_mpi_region_num_calls_per_rank(timestep, calls, n);
     printf("calls per rank : {");
     for (size_t i = 0; i < n; i++)
         printf("%s%u: %llu", i ? ", " : "", (unsigned)ranks[i], (unsigned long long)calls[i]);
     printf("}\ntotal per rank : ");
-    sp_mpi_region_total_durations(timestep, values);
+    sp_mpi_region_total_durations(timestep, values, n);
     put_rank_dict(ranks, values, n);
     printf("\navg per rank   : ");
-    sp_mpi_region_average_durations(timestep, values);
+    sp_mpi_region_average_durations(timestep, values, n);
     put_rank_dict(ranks, values, n);
     printf("\nmax per rank   : ");
-    sp_mpi_region_max_durations(timestep, values);
+    sp_mpi_region_max_durations(timestep, values, n);
     put_rank_dict(ranks, values, n);
     putchar('\n');
+    free(ranks);
+    free(calls);
+    free(values);
 }
 
 static void show_summaries(const sp_results *r) {

@@ -243,12 +243,19 @@ SP_API double sp_mpi_region_imbalance(const sp_mpi_region *region);
 /** (imbalance - 1) * 100, or 0.0 when the ratio is 0.0. */
 SP_API double sp_mpi_region_imbalance_pct(const sp_mpi_region *region);
 
-/** Per-rank values, out[i] for sp_mpi_region_rank_id(region, i); out holds num_ranks. */
-SP_API void sp_mpi_region_num_calls_per_rank(const sp_mpi_region *region, uint64_t *out);
-SP_API void sp_mpi_region_total_durations(const sp_mpi_region *region, double *out);
-SP_API void sp_mpi_region_average_durations(const sp_mpi_region *region, double *out);
-SP_API void sp_mpi_region_min_durations(const sp_mpi_region *region, double *out);
-SP_API void sp_mpi_region_max_durations(const sp_mpi_region *region, double *out);
+/** Per-rank values, out[i] for sp_mpi_region_rank_id(region, i): each writes
+ *  at most `capacity` values into out (may be NULL with capacity 0) and
+ *  returns sp_mpi_region_num_ranks(region), like snprintf. */
+SP_API size_t sp_mpi_region_num_calls_per_rank(const sp_mpi_region *region, uint64_t *out,
+                                               size_t capacity);
+SP_API size_t sp_mpi_region_total_durations(const sp_mpi_region *region, double *out,
+                                            size_t capacity);
+SP_API size_t sp_mpi_region_average_durations(const sp_mpi_region *region, double *out,
+                                              size_t capacity);
+SP_API size_t sp_mpi_region_min_durations(const sp_mpi_region *region, double *out,
+                                          size_t capacity);
+SP_API size_t sp_mpi_region_max_durations(const sp_mpi_region *region, double *out,
+                                          size_t capacity);
 
 /** get_summary(): pooled values. Returns SP_OK or the call tree's error (the
  *  other fields are filled even then; exclusive_duration is NaN). */
@@ -281,11 +288,15 @@ SP_API uint64_t sp_rank_region_num_calls(const sp_rank_region *region);
 SP_API const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *region);
 SP_API const int64_t *sp_rank_region_durations_ns(const sp_rank_region *region);
 
-/** Per-call values in seconds into out (num_calls long); end = start + duration.
- *  SP_ERR_UNAVAILABLE (out untouched) for aggregate-layout files. */
-SP_API sp_status sp_rank_region_durations(const sp_rank_region *region, double *out);
-SP_API sp_status sp_rank_region_start_times(const sp_rank_region *region, double *out);
-SP_API sp_status sp_rank_region_end_times(const sp_rank_region *region, double *out);
+/** Per-call values in seconds: the first min(capacity, num_calls) of them
+ *  into out; end = start + duration. SP_ERR_UNAVAILABLE (out untouched) for
+ *  aggregate-layout files. */
+SP_API sp_status sp_rank_region_durations(const sp_rank_region *region, double *out,
+                                          size_t capacity);
+SP_API sp_status sp_rank_region_start_times(const sp_rank_region *region, double *out,
+                                            size_t capacity);
+SP_API sp_status sp_rank_region_end_times(const sp_rank_region *region, double *out,
+                                          size_t capacity);
 
 SP_API double sp_rank_region_total_duration(const sp_rank_region *region);
 SP_API double sp_rank_region_average_duration(const sp_rank_region *region);

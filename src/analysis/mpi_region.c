@@ -182,30 +182,35 @@ double sp_mpi_region_percentile(const sp_mpi_region *reg, double q, sp_error *er
 }
 
 /* out[i] = value of the i-th rank in ascending order. */
-#define PER_RANK(reg, out, expr)                                                                   \
-    for (size_t i = 0; i < (reg)->num_entries; i++) {                                              \
+#define PER_RANK(reg, out, capacity, expr)                                                         \
+    for (size_t i = 0; i < (reg)->num_entries && i < (capacity); i++) {                            \
         const sp_rank_region *rr = &(reg)->owner->rank_regions[(reg)->by_rank[i]];                 \
         (out)[i] = (expr);                                                                         \
     }
 
-void sp_mpi_region_num_calls_per_rank(const sp_mpi_region *reg, uint64_t *out) {
-    PER_RANK(reg, out, sp_rank_region_num_calls(rr));
+size_t sp_mpi_region_num_calls_per_rank(const sp_mpi_region *reg, uint64_t *out, size_t capacity) {
+    PER_RANK(reg, out, capacity, sp_rank_region_num_calls(rr));
+    return reg->num_entries;
 }
 
-void sp_mpi_region_total_durations(const sp_mpi_region *reg, double *out) {
-    PER_RANK(reg, out, sp_rank_region_total_duration(rr));
+size_t sp_mpi_region_total_durations(const sp_mpi_region *reg, double *out, size_t capacity) {
+    PER_RANK(reg, out, capacity, sp_rank_region_total_duration(rr));
+    return reg->num_entries;
 }
 
-void sp_mpi_region_average_durations(const sp_mpi_region *reg, double *out) {
-    PER_RANK(reg, out, sp_rank_region_average_duration(rr));
+size_t sp_mpi_region_average_durations(const sp_mpi_region *reg, double *out, size_t capacity) {
+    PER_RANK(reg, out, capacity, sp_rank_region_average_duration(rr));
+    return reg->num_entries;
 }
 
-void sp_mpi_region_min_durations(const sp_mpi_region *reg, double *out) {
-    PER_RANK(reg, out, sp_rank_region_min_duration(rr));
+size_t sp_mpi_region_min_durations(const sp_mpi_region *reg, double *out, size_t capacity) {
+    PER_RANK(reg, out, capacity, sp_rank_region_min_duration(rr));
+    return reg->num_entries;
 }
 
-void sp_mpi_region_max_durations(const sp_mpi_region *reg, double *out) {
-    PER_RANK(reg, out, sp_rank_region_max_duration(rr));
+size_t sp_mpi_region_max_durations(const sp_mpi_region *reg, double *out, size_t capacity) {
+    PER_RANK(reg, out, capacity, sp_rank_region_max_duration(rr));
+    return reg->num_entries;
 }
 
 void sp_pool_summary(const sp_pool *p, sp_summary *out) {

@@ -33,27 +33,27 @@ const int64_t *sp_rank_region_durations_ns(const sp_rank_region *rr) {
     return sp_columnar(rr->owner) ? rr->owner->m.durations + model_row(rr)->offset : NULL;
 }
 
-static sp_status per_call(const sp_rank_region *rr, double *out, int what) {
+static sp_status per_call(const sp_rank_region *rr, double *out, size_t capacity, int what) {
     const sp_model *m = &rr->owner->m;
     const sp_model_row *row = model_row(rr);
     if (!sp_columnar(rr->owner)) return SP_ERR_UNAVAILABLE;
-    for (uint64_t i = 0; i < row->count; i++) {
+    for (uint64_t i = 0; i < row->count && i < capacity; i++) {
         int64_t s = m->starts[row->offset + i], d = m->durations[row->offset + i];
         out[i] = sp_seconds(what == 0 ? d : what == 1 ? s : sp_end_ns(s, d));
     }
     return SP_OK;
 }
 
-sp_status sp_rank_region_durations(const sp_rank_region *rr, double *out) {
-    return per_call(rr, out, 0);
+sp_status sp_rank_region_durations(const sp_rank_region *rr, double *out, size_t capacity) {
+    return per_call(rr, out, capacity, 0);
 }
 
-sp_status sp_rank_region_start_times(const sp_rank_region *rr, double *out) {
-    return per_call(rr, out, 1);
+sp_status sp_rank_region_start_times(const sp_rank_region *rr, double *out, size_t capacity) {
+    return per_call(rr, out, capacity, 1);
 }
 
-sp_status sp_rank_region_end_times(const sp_rank_region *rr, double *out) {
-    return per_call(rr, out, 2);
+sp_status sp_rank_region_end_times(const sp_rank_region *rr, double *out, size_t capacity) {
+    return per_call(rr, out, capacity, 2);
 }
 
 double sp_rank_region_total_duration(const sp_rank_region *rr) {

@@ -156,7 +156,7 @@ static void check_rank0(check_state *s, const sp_mpi_region *mr, json_object *wa
     assert_non_null(rr);
     size_t n = sp_rank_region_num_calls(rr);
     double *d = calloc(n + 1, sizeof *d);
-    assert_int_equal(sp_rank_region_durations(rr, d), SP_OK);
+    assert_int_equal(sp_rank_region_durations(rr, d, n), SP_OK);
     json_object *durations = member(want, "rank0_durations");
     assert_int_equal(n, json_object_array_length(durations));
     for (size_t i = 0; i < n; i++)
@@ -177,18 +177,18 @@ static void check_per_rank(check_state *s, const sp_results *r, json_object *exp
         assert_int_equal(n, json_object_array_length(ranks));
         uint64_t *calls = calloc(n, sizeof *calls);
         double *v = calloc(n, sizeof *v);
-        sp_mpi_region_num_calls_per_rank(mr, calls);
+        assert_int_equal(sp_mpi_region_num_calls_per_rank(mr, calls, n), n);
         for (size_t i = 0; i < n; i++) {
             check_int(s, "ranks", sp_mpi_region_rank_id(mr, i),
                       json_object_array_get_idx(ranks, i));
             v[i] = (double)calls[i];
         }
         check_rank_dict(s, mr, "num_calls_per_rank", v, member(want, "num_calls_per_rank"));
-        sp_mpi_region_total_durations(mr, v);
+        sp_mpi_region_total_durations(mr, v, n);
         check_rank_dict(s, mr, "total_durations", v, member(want, "total_durations"));
-        sp_mpi_region_average_durations(mr, v);
+        sp_mpi_region_average_durations(mr, v, n);
         check_rank_dict(s, mr, "average_durations", v, member(want, "average_durations"));
-        sp_mpi_region_max_durations(mr, v);
+        sp_mpi_region_max_durations(mr, v, n);
         check_rank_dict(s, mr, "max_durations", v, member(want, "max_durations"));
         free(calls);
         free(v);

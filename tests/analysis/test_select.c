@@ -244,7 +244,7 @@ static void test_aggregate_values(void **state) {
     const sp_rank_region *rr = sp_mpi_region_rank(a, 0, &err);
     assert_null(sp_rank_region_durations_ns(rr));
     double d[2];
-    assert_int_equal(sp_rank_region_durations(rr, d), SP_ERR_UNAVAILABLE);
+    assert_int_equal(sp_rank_region_durations(rr, d, 2), SP_ERR_UNAVAILABLE);
     assert_true(sp_rank_region_average_duration(rr) == 400e-9 / 2);
     assert_true(sp_rank_region_last_duration(rr) == 300e-9);
     sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);

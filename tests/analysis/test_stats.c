@@ -205,9 +205,9 @@ static void test_tutorial_rank_region(void **state) {
     assert_int_equal(sp_rank_region_rank(rr), 0);
     assert_string_equal(sp_rank_region_name(rr), "timestep");
     double d[5], s[5], e[5];
-    assert_int_equal(sp_rank_region_durations(rr, d), SP_OK);
-    assert_int_equal(sp_rank_region_start_times(rr, s), SP_OK);
-    assert_int_equal(sp_rank_region_end_times(rr, e), SP_OK);
+    assert_int_equal(sp_rank_region_durations(rr, d, 5), SP_OK);
+    assert_int_equal(sp_rank_region_start_times(rr, s, 5), SP_OK);
+    assert_int_equal(sp_rank_region_end_times(rr, e, 5), SP_OK);
     assert_true(d[2] == 15037 / 1e9);
     assert_true(s[1] == 1130000 / 1e9);
     assert_true(e[1] == (1130000 + 11036) / 1e9);
@@ -405,8 +405,8 @@ static void test_pooled_first_last_and_per_rank(void **state) {
     assert_true(sp_mpi_region_total_duration(mr) == (0.0 + 3e-6) + 1e-6 + 2e-6);
     uint64_t calls[3];
     double totals[3];
-    sp_mpi_region_num_calls_per_rank(mr, calls);
-    sp_mpi_region_total_durations(mr, totals);
+    assert_int_equal(sp_mpi_region_num_calls_per_rank(mr, calls, 3), 3);
+    assert_int_equal(sp_mpi_region_total_durations(mr, totals, 3), 3);
     for (uint32_t k = 0; k < 3; k++) {
         assert_int_equal(sp_mpi_region_rank_id(mr, k), k); /* ascending */
         assert_int_equal(calls[k], 1);
@@ -440,6 +440,51 @@ static void test_single_nonzero_rank_has_no_imbalance(void **state) {
     sp_results_free(r);
 }
 
+/* Every array-filling getter writes at most its capacity and returns the
+ * full count: 20 ranks into room for 16, 5 calls into room for 2. */
+static void test_array_getters_respect_capacity(void **state) {
+    (void)state;
+    static const char *const regions[] = {"work"};
+    mb_call calls[20 + 4];
+    for (uint32_t r = 0; r < 20; r++)
+        calls[r] = (mb_call){0, r, 1000 + r, 2000 + 2 * r, MB_NO_THREAD};
+    for (int k = 0; k < 4; k++) /* rank 0 gets 5 calls */
+        calls[20 + k] = (mb_call){0, 0, 3000 + 1000 * k, 3500 + 1000 * k, MB_NO_THREAD};
+    mb_spec spec = {.regions = regions, .num_regions = 1, .calls = calls, .num_calls = 24};
+    sp_results *r = mb_results(&spec);
+    sp_error err = {0};
+    const sp_mpi_region *mr = sp_results_get(r, "work", &err);
+    assert_non_null(mr);
+    uint64_t counts[20];
+    double values[20];
+    for (int i = 0; i < 20; i++) {
+        counts[i] = 777;
+        values[i] = -7.0;
+    }
+    assert_int_equal(sp_mpi_region_num_calls_per_rank(mr, counts, 16), 20);
+    assert_int_equal(counts[0], 5);
+    assert_int_equal(counts[15], 1);
+    assert_int_equal(counts[16], 777); /* beyond the capacity: untouched */
+    size_t (*getters[])(const sp_mpi_region *, double *, size_t) = {
+        sp_mpi_region_total_durations, sp_mpi_region_average_durations,
+        sp_mpi_region_min_durations, sp_mpi_region_max_durations};
+    for (size_t g = 0; g < 4; g++) {
+        assert_int_equal(getters[g](mr, values, 16), 20);
+        assert_true(values[15] == (1000 + 15) / 1e9);
+        assert_true(values[16] == -7.0);
+        assert_int_equal(getters[g](mr, NULL, 0), 20);
+    }
+    assert_int_equal(sp_mpi_region_num_calls_per_rank(mr, NULL, 0), 20);
+    const sp_rank_region *rr = sp_mpi_region_rank(mr, 0, &err);
+    double d[3] = {-1.0, -1.0, -1.0};
+    assert_int_equal(sp_rank_region_durations(rr, d, 2), SP_OK);
+    assert_true(d[0] == 1000 / 1e9 && d[1] == 500 / 1e9 && d[2] == -1.0);
+    assert_int_equal(sp_rank_region_start_times(rr, d, 1), SP_OK);
+    assert_true(d[0] == 1000 / 1e9 && d[1] == 500 / 1e9);
+    assert_int_equal(sp_rank_region_end_times(rr, NULL, 0), SP_OK);
+    sp_results_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numpy_sum_matches_numpy),
@@ -455,6 +500,7 @@ int main(void) {
         cmocka_unit_test(test_imbalance_over_ranks),
         cmocka_unit_test(test_pooled_first_last_and_per_rank),
         cmocka_unit_test(test_single_nonzero_rank_has_no_imbalance),
+        cmocka_unit_test(test_array_getters_respect_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,8 +136,8 @@ static void check_with_analysis(const char *path, int size, const per_region *wo
     CHECK(w && sp_mpi_region_num_ranks(w) == (size_t)size, "work ranks");
     uint64_t calls[64];
     double totals[64];
-    sp_mpi_region_num_calls_per_rank(w, calls);
-    sp_mpi_region_total_durations(w, totals);
+    CHECK(sp_mpi_region_num_calls_per_rank(w, calls, 64) == (size_t)size, "calls per rank");
+    CHECK(sp_mpi_region_total_durations(w, totals, 64) == (size_t)size, "totals per rank");
     for (int i = 0; i < size; i++) {
         uint32_t rank = sp_mpi_region_rank_id(w, (size_t)i);
         CHECK(calls[i] == CALLS, "rank %u: %llu calls per the analysis", rank,
