@@ -505,6 +505,11 @@ typedef struct sp_event {
 typedef struct sp_event_options {
     sp_filter filter;
     int absolute; /* nonzero: times on the file's clock instead of from time_origin */
+    /* nonzero: each rank's times as stored, without the clock offset to rank 0
+     * an MPI file of ours carries (/scope_profiler_c/clock_offsets), as the
+     * Python package's events() reports them; zero: on rank 0's clock, as the
+     * rest of the analysis. Files without offsets give the same either way. */
+    int raw_clocks;
 } sp_event_options;
 
 typedef struct sp_event_iter sp_event_iter;

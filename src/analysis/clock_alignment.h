@@ -13,4 +13,8 @@
 /* Adds each rank's offset to its starts, row start/end extremes and thread spans. */
 void sp_align_rank_clocks(sp_model *m);
 
+/* The offset sp_align_rank_clocks added to rank's times (0 without one);
+ * *hint speeds up repeated lookups (start it at 0). */
+int64_t sp_rank_clock_offset(const sp_model *m, uint32_t rank, size_t *hint);
+
 #endif

@@ -2,6 +2,7 @@
  * rank by rank, then in recorded order (§2.5). */
 #include <stdlib.h>
 
+#include "analysis/clock_alignment.h"
 #include "analysis/filter.h"
 #include "analysis/regions.h"
 #include "common/error.h"
@@ -16,6 +17,8 @@ struct sp_event_iter {
     uint64_t call;   /* next call of the current (region, rank) row */
     double origin;   /* seconds subtracted from start and end */
     int64_t origin_ns;
+    int raw_clocks;      /* undo each rank's clock alignment */
+    size_t offset_hint;  /* for sp_rank_clock_offset */
 };
 
 sp_event_iter *sp_events_open(const sp_results *r, const sp_event_options *options, sp_error *err) {
@@ -34,6 +37,7 @@ sp_event_iter *sp_events_open(const sp_results *r, const sp_event_options *optio
         sp_events_close(it);
         return NULL;
     }
+    it->raw_clocks = options && options->raw_clocks;
     if (!(options && options->absolute)) {
         it->origin = sp_results_time_origin(r);
         it->origin_ns = sp_results_time_origin_ns(r);
@@ -73,7 +77,9 @@ int sp_events_next(sp_event_iter *it, sp_event *out) {
             continue;
         }
         uint64_t e = row->offset + it->call;
-        int64_t s = m->starts[e], end = sp_end_ns(s, m->durations[e]);
+        int64_t s = m->starts[e];
+        if (it->raw_clocks) s -= sp_rank_clock_offset(m, row->rank, &it->offset_hint);
+        int64_t end = sp_end_ns(s, m->durations[e]);
         out->name = m->region_names[row->region];
         out->rank = row->rank;
         out->thread = m->thread_ids ? m->thread_ids[e] : -1;

@@ -14,17 +14,19 @@
 #include "cli/cli_select.h"
 #include "cli/cli_text.h"
 
-enum { OPT_FORMAT = 1, OPT_ABSOLUTE };
+enum { OPT_FORMAT = 1, OPT_ABSOLUTE, OPT_ALIGN_CLOCKS };
 
 static const cli_option OPTIONS[] = {
     {"format", 0, CLI_VALUE, OPT_FORMAT},
     {"absolute", 0, CLI_FLAG, OPT_ABSOLUTE},
+    {"align-clocks", 0, CLI_FLAG, OPT_ALIGN_CLOCKS},
     CLI_SELECT_OPTIONS,
 };
 
 typedef struct events_options {
     int json;
     int absolute;
+    int align_clocks;
     cli_select select;
 } events_options;
 
@@ -39,6 +41,9 @@ static int on_option(void *ctx, int id, const char *value) {
         return cli_value_error("events", "unknown --format \"%s\": choose csv or json", value);
     case OPT_ABSOLUTE:
         o->absolute = 1;
+        return 0;
+    case OPT_ALIGN_CLOCKS:
+        o->align_clocks = 1;
         return 0;
     default:
         return cli_select_option(&o->select, id, value);
@@ -108,6 +113,7 @@ static int run(const char *path, events_options *o) {
     sp_event_options eo = {0};
     eo.filter = cli_select_filter(&o->select);
     eo.absolute = o->absolute;
+    eo.raw_clocks = !o->align_clocks; /* by default as the Python package's events() */
     sp_event_iter *it = sp_events_open(r, &eo, &err);
     int rc = 0;
     if (it) {
