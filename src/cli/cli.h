@@ -19,6 +19,7 @@ int cli_merge(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_scaling(int argc, char **argv);
+int cli_export(int argc, char **argv);
 
 /* The help texts (help.c), printed by NAME --help and `scope-profiler help NAME`. */
 extern const char cli_help_main[];
@@ -30,5 +31,6 @@ extern const char cli_help_merge[];
 extern const char cli_help_diff[];
 extern const char cli_help_check[];
 extern const char cli_help_scaling[];
+extern const char cli_help_export[]; /* in export.c */
 
 #endif

@@ -16,6 +16,7 @@ const char cli_help_main[] =
     "  diff       compare two runs region by region (with --significant: verdicts)\n"
     "  check      fail (exit 1) when a candidate run exceeds a regression budget\n"
     "  scaling    speedup and parallel efficiency over runs at different sizes\n"
+    "  export     timelines and flame graphs: perfetto, chrome-trace, speedscope, folded\n"
     "  help       show the help of a command (also: COMMAND --help)\n"
     "\n"
     "Options:\n"

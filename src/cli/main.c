@@ -21,6 +21,7 @@ static const command COMMANDS[] = {
     {"merge", cli_merge, cli_help_merge},
     {"diff", cli_diff, cli_help_diff},          {"check", cli_check, cli_help_check},
     {"scaling", cli_scaling, cli_help_scaling},
+    {"export", cli_export, cli_help_export},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -7,4 +7,5 @@ set(SP_SOURCES_cli
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
   stats.c events.c metadata.c
   merge.c merge_scan.c
-  cli_compare.c diff.c check.c scaling.c)
+  cli_compare.c diff.c check.c scaling.c
+  export.c)

@@ -1,0 +1,215 @@
+/*
+ * chrome-trace: the Trace Event Format's JSON object form, as the Python
+ * package writes it (same top-level keys, event fields and args): one
+ * complete event ("ph": "X") per call, ts/dur in microseconds with every
+ * nanosecond kept (exact decimals, not floats), pid = rank, tid = thread,
+ * process_name/thread_name metadata events, written as the walk reaches them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+#include "common/error.h"
+#include "common/py_float.h"
+#include "export/formats.h"
+#include "export/names.h"
+
+typedef struct chrome {
+    sp_export_job *job;
+    sp_names names;
+    int64_t origin;
+    uint8_t *lane_named;
+    const char **source_raw; /* per region: the source file last escaped */
+    char **source_json;
+    int oom;
+    int any; /* an item was written: the next one needs a comma */
+} chrome;
+
+int sp_sink_json_string(sp_sink *s, const char *text) {
+    char *lit = sp_json_literal(text);
+    if (!lit) return 0;
+    sp_sink_puts(s, lit);
+    free(lit);
+    return 1;
+}
+
+static void next_item(chrome *c) {
+    if (c->any) sp_sink_puts(c->job->sink, ",\n");
+    c->any = 1;
+}
+
+static void put_meta_value(sp_sink *s, const sp_metadata_item *it, int *ok) {
+    char num[SP_PY_FLOAT_REPR_SIZE];
+    switch (it->type) {
+    case SP_VALUE_INT:
+        sp_sink_i64(s, it->int_value);
+        break;
+    case SP_VALUE_FLOAT:
+        if (isfinite(it->float_value)) {
+            sp_py_float_repr(it->float_value, num);
+            sp_sink_puts(s, num);
+        } else {
+            sp_sink_puts(s, "null");
+        }
+        break;
+    case SP_VALUE_STRING:
+        *ok &= sp_sink_json_string(s, it->string_value);
+        break;
+    case SP_VALUE_STRING_LIST:
+        sp_sink_putc(s, '[');
+        for (size_t i = 0; i < it->list_len; i++) {
+            if (i) sp_sink_putc(s, ',');
+            *ok &= sp_sink_json_string(s, it->list[i]);
+        }
+        sp_sink_putc(s, ']');
+        break;
+    }
+}
+
+static int put_header(sp_export_job *job) {
+    sp_sink *s = job->sink;
+    int ok = 1;
+    sp_sink_puts(s, "{\"displayTimeUnit\":\"ms\",\"metadata\":{\"name\":");
+    ok &= sp_sink_json_string(s, sp_results_display_label(job->r));
+    sp_sink_puts(s, ",\"exporter\":\"" SP_EXPORTER "\",\"run_metadata\":{");
+    for (size_t i = 0; i < sp_results_num_metadata(job->r); i++) {
+        sp_metadata_item it;
+        sp_results_metadata_at(job->r, i, &it);
+        if (i) sp_sink_putc(s, ',');
+        ok &= sp_sink_json_string(s, it.key);
+        sp_sink_putc(s, ':');
+        put_meta_value(s, &it, &ok);
+    }
+    sp_sink_puts(s, "}},\"traceEvents\":[\n");
+    return ok;
+}
+
+static void put_process(chrome *c, uint32_t rank) {
+    sp_sink *s = c->job->sink;
+    next_item(c);
+    sp_sink_puts(s, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+    sp_sink_u64(s, rank);
+    sp_sink_puts(s, ",\"tid\":0,\"args\":{\"name\":\"rank ");
+    sp_sink_u64(s, rank);
+    sp_sink_puts(s, "\"}}");
+}
+
+static void put_thread(chrome *c, const sp_walk_lane *lane) {
+    sp_sink *s = c->job->sink;
+    next_item(c);
+    sp_sink_puts(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+    sp_sink_u64(s, lane->rank);
+    sp_sink_puts(s, ",\"tid\":");
+    sp_sink_i64(s, lane->thread);
+    sp_sink_puts(s, ",\"args\":{\"name\":");
+    if (lane->only_lane && !lane->name[0]) {
+        sp_sink_puts(s, "\"rank ");
+        sp_sink_u64(s, lane->rank);
+        sp_sink_puts(s, "\",\"lane\":\"rank\"}}");
+        return;
+    }
+    if (lane->name[0]) {
+        if (!sp_sink_json_string(s, lane->name)) c->oom = 1;
+    } else {
+        sp_sink_puts(s, "\"thread ");
+        sp_sink_i64(s, lane->thread);
+        sp_sink_putc(s, '"');
+    }
+    sp_sink_puts(s, ",\"lane\":\"thread\",\"thread\":");
+    sp_sink_i64(s, lane->thread);
+    sp_sink_puts(s, "}}");
+}
+
+/* The row's source file as a JSON literal, escaped once per distinct text. */
+static const char *source_json(chrome *c, uint32_t region, const char *file) {
+    if (c->source_raw[region] != file) {
+        char *lit = sp_json_literal(file);
+        if (!lit) return NULL;
+        free(c->source_json[region]);
+        c->source_json[region] = lit;
+        c->source_raw[region] = file;
+    }
+    return c->source_json[region];
+}
+
+static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
+    chrome *c = ctx;
+    sp_sink *s = c->job->sink;
+    if (!c->lane_named[call->lane]) {
+        c->lane_named[call->lane] = 1;
+        put_thread(c, sp_call_walker_lane(c->job->w, call->lane));
+    }
+    int64_t dur = call->end_ns - call->start_ns;
+    next_item(c);
+    sp_sink_puts(s, "{\"name\":");
+    sp_sink_write(s, c->names.text[call->region], c->names.len[call->region]);
+    sp_sink_puts(s, ",\"cat\":\"scope-profiler\",\"ph\":\"X\",\"ts\":");
+    sp_sink_scaled(s, call->start_ns - c->origin, 3);
+    sp_sink_puts(s, ",\"dur\":");
+    sp_sink_scaled(s, dur, 3);
+    sp_sink_puts(s, ",\"pid\":");
+    sp_sink_u64(s, call->rank);
+    sp_sink_puts(s, ",\"tid\":");
+    sp_sink_i64(s, call->thread);
+    sp_sink_puts(s, ",\"args\":{\"rank\":");
+    sp_sink_u64(s, call->rank);
+    sp_sink_puts(s, ",\"call_index\":");
+    sp_sink_u64(s, call->call_index);
+    sp_sink_puts(s, ",\"duration_s\":");
+    sp_sink_scaled(s, dur, 9);
+    sp_sink_puts(s, ",\"call_id\":");
+    sp_sink_i64(s, call->call_id);
+    sp_sink_puts(s, ",\"parent_id\":");
+    sp_sink_i64(s, call->parent_id);
+    const sp_model_row *row = &c->job->r->m.rows[call->row];
+    if (row->source_file[0]) {
+        const char *lit = source_json(c, call->region, row->source_file);
+        if (!lit) return sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        sp_sink_puts(s, ",\"source_file\":");
+        sp_sink_puts(s, lit);
+    }
+    if (row->source_line >= 0) {
+        sp_sink_puts(s, ",\"source_line\":");
+        sp_sink_i64(s, row->source_line);
+    }
+    sp_sink_puts(s, "}}");
+    return c->oom ? sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory") : SP_OK;
+}
+
+static sp_status walk(chrome *c) {
+    sp_export_job *job = c->job;
+    sp_walk_visitor v = {on_enter, NULL, c};
+    for (size_t i = 0; i < sp_call_walker_num_ranks(job->w); i++) {
+        uint32_t rank = sp_call_walker_rank(job->w, i);
+        put_process(c, rank);
+        sp_status st = sp_call_walker_run(job->w, rank, SP_WALK_ALL_LANES, &v, job->err);
+        if (st != SP_OK) return st;
+    }
+    return SP_OK;
+}
+
+sp_status sp_write_chrome_trace(sp_export_job *job) {
+    size_t regions = sp_results_num_regions(job->r);
+    chrome c;
+    memset(&c, 0, sizeof c);
+    c.job = job;
+    c.origin = sp_results_time_origin_ns(job->r);
+    sp_status st = sp_names_build(&c.names, job->r, SP_NAMES_JSON, job->err);
+    if (st != SP_OK) return st;
+    c.lane_named = calloc(sp_call_walker_num_lanes(job->w) + 1, 1);
+    c.source_raw = calloc(regions + 1, sizeof *c.source_raw);
+    c.source_json = calloc(regions + 1, sizeof *c.source_json);
+    if (!c.lane_named || !c.source_raw || !c.source_json || !put_header(job))
+        st = sp_error_set(job->err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    if (st == SP_OK) st = walk(&c);
+    if (st == SP_OK) sp_sink_puts(job->sink, "\n]}\n");
+    for (size_t i = 0; c.source_json && i < regions; i++)
+        free(c.source_json[i]);
+    free(c.source_json);
+    free(c.source_raw);
+    free(c.lane_named);
+    sp_names_free(&c.names);
+    return st;
+}

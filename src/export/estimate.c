@@ -1,0 +1,74 @@
+/*
+ * Output size estimates, from the selected calls per region and the widths
+ * of the numbers the formats write (docs/cli.md § export: large runs).
+ */
+#include "export/formats.h"
+#include "export/names.h"
+#include "export/protobuf.h"
+
+static uint64_t digits(uint64_t v) {
+    uint64_t n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* Width of ns / 10^scale written by sp_format_scaled for a typical value below max. */
+static uint64_t scaled_width(int64_t max, int scale) {
+    uint64_t d = digits((uint64_t)(max > 0 ? max : 0));
+    uint64_t integral = d > (uint64_t)scale ? d - (uint64_t)scale : 1;
+    return integral + 1 + (uint64_t)scale; /* most values have a full fraction */
+}
+
+static uint64_t per_call(sp_export_format format, const sp_export_job *job, uint64_t name_len,
+                         uint64_t lanes) {
+    int64_t dur = sp_call_walker_max_duration_ns(job->w) / 2;
+    int64_t off = sp_call_walker_max_offset_ns(job->w);
+    uint64_t rank = digits(sp_call_walker_num_ranks(job->w));
+    uint64_t id = digits(sp_call_walker_selected(job->w) / (rank ? rank : 1));
+    switch (format) {
+    case SP_EXPORT_CHROME_TRACE:
+        /* {"name":N,"cat":"scope-profiler","ph":"X","ts":,"dur":,"pid":,"tid":,"args":
+           {"rank":,"call_index":,"duration_s":,"call_id":,"parent_id":}}, */
+        return 128 + name_len + scaled_width(off / 2, 3) + scaled_width(dur, 3) +
+               scaled_width(dur, 9) + 2 * rank + 2 + 3 * id;
+    case SP_EXPORT_SPEEDSCOPE:
+        return 2 * (30 + digits(sp_results_num_regions(job->r)) + scaled_width(off / 2, 9));
+    case SP_EXPORT_PERFETTO: {
+        uint64_t ts = sp_pb_varint_size((uint64_t)(off > 0 ? off : 0) / 2);
+        uint64_t uuid = sp_pb_varint_size(lanes + 1);
+        uint64_t iid = sp_pb_varint_size(sp_results_num_regions(job->r));
+        return 2 * (2 + 1 + ts + 2 + 2 + 2 + 2 + 1 + uuid) + 1 + iid;
+    }
+    case SP_EXPORT_FOLDED:
+        return 0;
+    }
+    return 0;
+}
+
+uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job) {
+    const sp_results *r = job->r;
+    const uint64_t *counts = sp_call_walker_region_counts(job->w);
+    uint64_t lanes = sp_call_walker_num_lanes(job->w);
+    uint64_t bytes = 256 + 64 * lanes, base = per_call(format, job, 0, lanes);
+    for (size_t g = 0; g < sp_results_num_regions(r); g++) {
+        if (!counts[g]) continue;
+        uint64_t len = 0;
+        sp_textbuf t = SP_TEXTBUF_INIT;
+        sp_name_append(&t, sp_results_region_name(r, g), SP_NAMES_JSON);
+        len = t.len;
+        sp_textbuf_free(&t);
+        bytes += 16 + len; /* frame tables, interned names */
+        if (format == SP_EXPORT_FOLDED) {
+            /* One line per distinct path: at most one per call, typically a
+             * handful per region (a path of ~4 names and a count). */
+            uint64_t paths = counts[g] < 8 ? counts[g] : 8;
+            bytes += paths * (4 * len + 24) * (job->options->per_rank ? lanes : 1);
+        } else {
+            bytes += counts[g] * (base + (format == SP_EXPORT_CHROME_TRACE ? len : 0));
+        }
+    }
+    return bytes;
+}

@@ -1,0 +1,6 @@
+# Trace exports (scope_profiler/export.h): the call walker every writer builds
+# on, the output sink, and one file per format.
+set(SP_SOURCES_export
+  call_select.c call_walk.c names.c sink.c protobuf.c
+  chrome_trace.c perfetto.c speedscope.c folded.c
+  estimate.c export.c)

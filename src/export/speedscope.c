@@ -1,0 +1,120 @@
+/*
+ * speedscope: its JSON file format with the Python package's top-level fields
+ * ($schema, exporter, name, activeProfileIndex, shared.frames, profiles): one
+ * evented profile per (rank, thread) lane, frames = the region table, "O"/"C"
+ * events in seconds from the run's first call (exact decimals of the ns).
+ * Lanes are walked one after the other (a rank with T threads is walked T
+ * times) so that each profile streams out whole.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "export/formats.h"
+#include "export/names.h"
+
+typedef struct scope {
+    sp_export_job *job;
+    int64_t zero;
+    size_t lane;
+    int profile_open; /* this lane's profile header is written */
+    int any_profile;
+    int any_event;
+    int64_t first_at, last_at;
+    int oom;
+} scope;
+
+static void open_profile(scope *c) {
+    sp_sink *s = c->job->sink;
+    const sp_walk_lane *lane = sp_call_walker_lane(c->job->w, c->lane);
+    if (c->any_profile) sp_sink_putc(s, ',');
+    c->any_profile = 1;
+    c->profile_open = 1;
+    c->any_event = 0;
+    sp_sink_puts(s, "\n{\"type\":\"evented\",\"name\":");
+    sp_textbuf name = SP_TEXTBUF_INIT;
+    sp_textbuf_printf(&name, "rank %u", (unsigned)lane->rank);
+    if (!lane->only_lane || lane->name[0]) {
+        sp_textbuf_printf(&name, " thread %lld", (long long)lane->thread);
+        if (lane->name[0]) sp_textbuf_printf(&name, " (%s)", lane->name);
+    }
+    const char *text = sp_textbuf_str(&name);
+    if (!text || !sp_sink_json_string(s, text)) c->oom = 1;
+    sp_textbuf_free(&name);
+    sp_sink_puts(s, ",\"unit\":\"seconds\",\"events\":[");
+}
+
+static void put_event(scope *c, char type, uint32_t frame, int64_t at_ns) {
+    sp_sink *s = c->job->sink;
+    if (c->any_event) sp_sink_putc(s, ',');
+    if (!c->any_event) c->first_at = at_ns;
+    c->any_event = 1;
+    c->last_at = at_ns;
+    sp_sink_puts(s, type == 'O' ? "\n{\"type\":\"O\",\"frame\":" : "\n{\"type\":\"C\",\"frame\":");
+    sp_sink_u64(s, frame);
+    sp_sink_puts(s, ",\"at\":");
+    sp_sink_scaled(s, at_ns, 9);
+    sp_sink_putc(s, '}');
+}
+
+static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
+    scope *c = ctx;
+    if (!c->profile_open) open_profile(c);
+    put_event(c, 'O', call->region, call->start_ns - c->zero);
+    return c->oom ? sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory") : SP_OK;
+}
+
+static sp_status on_leave(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
+    scope *c = ctx;
+    put_event(c, 'C', call->region, call->end_ns - c->zero);
+    return SP_OK;
+}
+
+static void close_profile(scope *c) {
+    sp_sink *s = c->job->sink;
+    sp_sink_puts(s, "],\"startValue\":");
+    sp_sink_scaled(s, c->first_at < 0 ? c->first_at : 0, 9);
+    sp_sink_puts(s, ",\"endValue\":");
+    sp_sink_scaled(s, c->last_at, 9);
+    sp_sink_putc(s, '}');
+    c->profile_open = 0;
+}
+
+static int put_header(sp_export_job *job) {
+    sp_sink *s = job->sink;
+    int ok = 1;
+    sp_sink_puts(s, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+                    "\"exporter\":\"" SP_EXPORTER "\",\"name\":");
+    ok &= sp_sink_json_string(s, sp_results_display_label(job->r));
+    sp_sink_puts(s, ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
+    sp_names names;
+    if (sp_names_build(&names, job->r, SP_NAMES_JSON, NULL) != SP_OK) return 0;
+    for (size_t i = 0; i < names.count; i++) {
+        sp_sink_puts(s, i ? ",\n{\"name\":" : "\n{\"name\":");
+        sp_sink_write(s, names.text[i], names.len[i]);
+        sp_sink_putc(s, '}');
+    }
+    sp_names_free(&names);
+    sp_sink_puts(s, "]},\"profiles\":[");
+    return ok;
+}
+
+sp_status sp_write_speedscope(sp_export_job *job) {
+    if (!put_header(job)) return sp_error_set(job->err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    scope c;
+    memset(&c, 0, sizeof c);
+    c.job = job;
+    c.zero = sp_results_minimum_start_time_ns(job->r);
+    sp_walk_visitor v = {on_enter, on_leave, &c};
+    for (size_t i = 0; i < sp_call_walker_num_lanes(job->w); i++) {
+        c.lane = i;
+        sp_status st =
+            sp_call_walker_run(job->w, sp_call_walker_lane(job->w, i)->rank, i, &v, job->err);
+        if (st != SP_OK) return st;
+        if (c.profile_open) close_profile(&c);
+    }
+    sp_sink_puts(job->sink, "\n]}\n");
+    return SP_OK;
+}

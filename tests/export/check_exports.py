@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""Checks of `scope-profiler export` against known inputs (tests/export/).
+
+    check_exports.py CHECK BIN_DIR WORK_DIR SOURCE_DIR
+
+WORK_DIR holds the profiles make_export_profiles wrote; SOURCE_DIR is
+tests/export (perfetto_subset.proto, expected/) and ../fixtures beside it.
+Every check asserts exact values; a failure raises and exits non-zero.
+"""
+import codecs
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+CHECK, BIN, WORK, SRC = sys.argv[1:5]
+TOOL = os.path.join(BIN, "scope-profiler")
+FIXTURES = os.path.join(SRC, "..", "fixtures")
+OUT = tempfile.mkdtemp(prefix="sp_export_")
+MS = 1_000_000
+
+
+def run(*args, rc=0):
+    p = subprocess.run([TOOL, "export", *args], cwd=WORK, capture_output=True)
+    if p.returncode != rc:
+        raise AssertionError(f"export {' '.join(args)}: exit {p.returncode}, expected {rc}\n"
+                             f"stderr: {p.stderr.decode(errors='replace')}")
+    return p
+
+
+def export_bytes(fmt, profile, *opts):
+    path = os.path.join(OUT, "out")
+    run(fmt, profile, "-o", path, *opts)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def chrome(profile, *opts):
+    return json.loads(export_bytes("chrome-trace", profile, *opts))
+
+
+def calls(doc):
+    return [e for e in doc["traceEvents"] if e["ph"] == "X"]
+
+
+def names_of(doc):
+    return sorted(e["name"] for e in calls(doc))
+
+
+def expect(got, want, what):
+    if got != want:
+        raise AssertionError(f"{what}:\n  got  {got!r}\n  want {want!r}")
+
+
+# --- folded: exact lines --------------------------------------------------------
+
+def check_folded():
+    expect(export_bytes("folded", "nested.h5").decode(),
+           "main 12000000\nmain;init 10000000\nmain;loop;step 25000000\n"
+           "main;loop;step;kernel 30000000\nmain;loop;step;io 15000000\n"
+           "main;rec 3000000\nmain;rec;rec 5000000\n", "folded nested.h5")
+    # --include keeps the ancestors; their time outside the kept children is theirs.
+    expect(export_bytes("folded", "nested.h5", "--include", "kernel").decode(),
+           "main 30000000\nmain;loop;step 40000000\nmain;loop;step;kernel 30000000\n",
+           "folded --include kernel")
+    expect(export_bytes("folded", "mpi.h5", "--per-rank").decode(),
+           "rank 0;work 2000000\nrank 0;work;sub 1000000\n"
+           "rank 1;work 2000000\nrank 1;work;sub 3000000\n", "folded --per-rank")
+    expect(export_bytes("folded", "mpi.h5").decode(),
+           "work 4000000\nwork;sub 4000000\n", "folded pooled over ranks")
+    expect(export_bytes("folded", "threads.h5").decode(),
+           "run 11000000\nrun;task 6000000\n", "folded pooled over threads")
+
+
+# --- chrome-trace: fields, ids, metadata events ------------------------------------
+
+def check_chrome():
+    doc = chrome("nested.h5")
+    expect(list(doc), ["displayTimeUnit", "metadata", "traceEvents"], "top-level keys")
+    expect(doc["displayTimeUnit"], "ms", "displayTimeUnit")
+    expect(doc["metadata"]["name"], "nested", "metadata name")
+    expect(doc["metadata"]["run_metadata"]["start_time_ns"], 1_000_000_000_000, "run metadata")
+    meta = [e for e in doc["traceEvents"] if e["ph"] == "M"]
+    expect(meta, [{"name": "process_name", "ph": "M", "pid": 0, "tid": 0,
+                   "args": {"name": "rank 0"}},
+                  {"name": "thread_name", "ph": "M", "pid": 0, "tid": 0,
+                   "args": {"name": "rank 0", "lane": "rank"}}], "metadata events")
+    got = [(e["name"], e["ts"], e["dur"], e["args"]["call_id"], e["args"]["parent_id"],
+            e["args"]["call_index"]) for e in calls(doc)]
+    expect(got, [("main", 0, 100000, 0, -1, 0), ("init", 1000, 10000, 1, 0, 0),
+                 ("loop", 20000, 70000, 2, 0, 0), ("step", 20000, 30000, 3, 2, 0),
+                 ("kernel", 22000, 20000, 4, 3, 0), ("step", 50000, 40000, 5, 2, 1),
+                 ("kernel", 52000, 10000, 6, 5, 1), ("io", 70000, 15000, 7, 5, 0),
+                 ("rec", 91000, 8000, 8, 0, 0), ("rec", 92000, 5000, 9, 8, 1)],
+           "X events in tree order")
+    main = calls(doc)[0]
+    expect(main, {"name": "main", "cat": "scope-profiler", "ph": "X", "ts": 0, "dur": 100000,
+                  "pid": 0, "tid": 0,
+                  "args": {"rank": 0, "call_index": 0, "duration_s": 0.1, "call_id": 0,
+                           "parent_id": -1, "source_file": 'src/app "main".c',
+                           "source_line": 12}}, "one whole event")
+    doc = chrome("threads.h5")
+    meta = [e for e in doc["traceEvents"] if e["name"] == "thread_name"]
+    expect([(e["tid"], e["args"]) for e in meta],
+           [(0, {"name": "main", "lane": "thread", "thread": 0}),
+            (1, {"name": 'worker "1"', "lane": "thread", "thread": 1})], "thread names")
+    expect(sorted((e["tid"], e["name"], e["ts"]) for e in calls(doc)),
+           [(0, "run", 0), (0, "task", 1000), (1, "run", 2000), (1, "task", 3000),
+            (1, "task", 6000)], "threads as tids")
+    # Nanoseconds survive: microseconds with three exact decimals.
+    raw = export_bytes("chrome-trace", "big.h5", "--max-events", "1")
+    expect(b'"dur":8.006' in raw, True, "fractional microseconds")
+
+
+# --- selection options ----------------------------------------------------------
+
+def check_selection():
+    expect(names_of(chrome("mpi.h5", "--ranks", "1")), ["sub", "work"], "--ranks 1")
+    expect({e["pid"] for e in calls(chrome("mpi.h5", "--ranks", "1"))}, {1}, "--ranks pid")
+    expect(sorted((e["tid"], e["name"]) for e in calls(chrome("threads.h5", "--threads", "1"))),
+           [(1, "run"), (1, "task"), (1, "task")], "--threads 1")
+    expect(names_of(chrome("nested.h5", "--window", "0.021:0.023")),
+           ["kernel", "loop", "main", "step"], "--window")
+    expect(names_of(chrome("nested.h5", "--window", "0.095:")), ["main", "rec", "rec"],
+           "--window open end")
+    expect(names_of(chrome("nested.h5", "--min-duration", "25ms")),
+           ["loop", "main", "step", "step"], "--min-duration 25ms")
+    expect(names_of(chrome("nested.h5", "--min-duration", "0.025")),
+           ["loop", "main", "step", "step"], "--min-duration seconds")
+    top3 = calls(chrome("nested.h5", "--max-events", "3"))
+    expect([(e["name"], e["dur"]) for e in top3],
+           [("main", 100000), ("loop", 70000), ("step", 40000)], "--max-events 3")
+    # The longest kernel with its whole path.
+    one = calls(chrome("nested.h5", "--max-events", "1", "--include", "kernel"))
+    expect([(e["name"], e["ts"]) for e in one],
+           [("main", 0), ("loop", 20000), ("step", 20000), ("kernel", 22000)],
+           "--max-events with ancestors")
+    expect(names_of(chrome("nested.h5", "--include", "kernel")),
+           ["kernel", "kernel", "loop", "main", "step", "step"], "--include keeps paths")
+    expect(names_of(chrome("nested.h5", "--exclude", "kernel|io|rec")),
+           ["init", "loop", "main", "step", "step"], "--exclude")
+    aligned = {e["pid"]: e["ts"] for e in calls(chrome("mpi.h5", "--include", "work"))}
+    raw = {e["pid"]: e["ts"] for e in calls(chrome("mpi.h5", "--include", "work",
+                                                   "--raw-clock"))}
+    expect((aligned, raw), ({0: 1000, 1: 6000}, {0: 1000, 1: 1000}), "clock alignment")
+
+
+# --- perfetto: protoc --decode against our subset of the public protos -----------
+
+def parse_text_format(text):
+    """protoc's text output as nested lists of (key, value)."""
+    tokens = re.findall(r'"(?:[^"\\]|\\.)*"|[{}]|[A-Za-z_0-9.\-]+:?', text)
+    pos = 0
+
+    def value(tok):
+        if tok.startswith('"'):
+            return codecs.escape_decode(tok[1:-1].encode())[0].decode("utf-8")
+        try:
+            return int(tok)
+        except ValueError:
+            return tok
+
+    def block():
+        nonlocal pos
+        items = []
+        while pos < len(tokens) and tokens[pos] != "}":
+            key = tokens[pos].rstrip(":")
+            pos += 1
+            if tokens[pos] == "{":
+                pos += 1
+                items.append((key, block()))
+                pos += 1
+            else:
+                items.append((key, value(tokens[pos])))
+                pos += 1
+        return items
+
+    return block()
+
+
+def field(msg, key, default=None):
+    for k, v in msg:
+        if k == key:
+            return v
+    return default
+
+
+def decode_perfetto(profile, *opts):
+    data = export_bytes("perfetto", profile, *opts)
+    p = subprocess.run(["protoc", "--decode=perfetto.protos.Trace", "-I", SRC,
+                        "perfetto_subset.proto"], input=data, capture_output=True)
+    if p.returncode != 0:
+        raise AssertionError("protoc --decode failed: " + p.stderr.decode())
+    return [v for k, v in parse_text_format(p.stdout.decode()) if k == "packet"]
+
+
+def perfetto_slices(packets):
+    """Tracks, names and slices [(track, name, begin, end)] of a decoded trace."""
+    names, tracks, slices, stacks = {}, {}, [], {}
+    for i, pk in enumerate(packets):
+        expect(field(pk, "trusted_packet_sequence_id"), 1, "sequence id")
+        expect(field(pk, "sequence_flags"), 1 if i == 0 else 2, "sequence flags")
+        for entry in field(pk, "interned_data", []):
+            names[field(entry[1], "iid")] = field(entry[1], "name")
+        td = field(pk, "track_descriptor")
+        if td:
+            tracks[field(td, "uuid")] = td
+        ev = field(pk, "track_event")
+        if ev:
+            track, ts = field(ev, "track_uuid"), field(pk, "timestamp")
+            if field(ev, "type") == "TYPE_SLICE_BEGIN":
+                expect(track in tracks, True, "track described before its first slice")
+                stacks.setdefault(track, []).append((names[field(ev, "name_iid")], ts))
+            else:
+                name, begin = stacks[track].pop()
+                slices.append((track, name, begin, ts))
+    expect(all(not s for s in stacks.values()), True, "every slice ends")
+    return tracks, sorted(slices, key=lambda s: (s[0], s[2], -s[3]))
+
+
+def check_perfetto():
+    tracks, slices = perfetto_slices(decode_perfetto("nested.h5"))
+    expect(slices, [(1, "main", 0, 100 * MS), (1, "init", 1 * MS, 11 * MS),
+                    (1, "loop", 20 * MS, 90 * MS), (1, "step", 20 * MS, 50 * MS),
+                    (1, "kernel", 22 * MS, 42 * MS), (1, "step", 50 * MS, 90 * MS),
+                    (1, "kernel", 52 * MS, 62 * MS), (1, "io", 70 * MS, 85 * MS),
+                    (1, "rec", 91 * MS, 99 * MS), (1, "rec", 92 * MS, 97 * MS)], "slices")
+    expect(tracks[2], [("uuid", 2), ("process", [("pid", 1), ("process_name", "rank 0")])],
+           "process track")
+    expect(field(tracks[1], "parent_uuid"), 2, "thread track under its process")
+    tracks, slices = perfetto_slices(decode_perfetto("threads.h5"))
+    threads = {u: field(t, "thread") for u, t in tracks.items() if field(t, "thread")}
+    expect({u: (field(t, "tid"), field(t, "thread_name")) for u, t in threads.items()},
+           {1: (1, "main"), 2: (2, 'worker "1"')}, "thread tracks")
+    expect([(s[0], s[1]) for s in slices],
+           [(1, "run"), (1, "task"), (2, "run"), (2, "task"), (2, "task")], "slices per thread")
+    tracks, slices = perfetto_slices(decode_perfetto("mpi.h5"))
+    procs = {field(field(t, "process"), "process_name") for t in tracks.values()
+             if field(t, "process")}
+    expect(procs, {"rank 0", "rank 1"}, "a process per rank")
+    expect([(s[1], s[2]) for s in slices if s[1] == "work"], [("work", 0), ("work", 5 * MS)],
+           "aligned ranks")
+
+
+CHECKS = {
+    "folded": check_folded,
+    "chrome": check_chrome,
+    "selection": check_selection,
+    "perfetto": check_perfetto,
+}
+
+if __name__ == "__main__":
+    CHECKS[CHECK]()
+    print(f"ok: {CHECK}")
