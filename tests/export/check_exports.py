@@ -245,7 +245,61 @@ def check_perfetto():
            "aligned ranks")
 
 
+# --- compatibility with the Python package's exports --------------------------
+
+def close(a, b, tol, what):
+    if abs(a - b) > tol:
+        raise AssertionError(f"{what}: {a!r} vs {b!r}")
+
+
+def check_python_compat():
+    compare = os.path.join(FIXTURES, "compare")
+    profile = os.path.join(compare, "shift_a.h5")
+    with open(os.path.join(compare, "shift_a.chrome.json")) as f:
+        py = json.load(f)
+    ours = chrome(profile)
+    expect(sorted(ours), sorted(py), "chrome-trace top-level keys")
+    expect(ours["displayTimeUnit"], py["displayTimeUnit"], "displayTimeUnit")
+    expect(set(py["metadata"]) <= set(ours["metadata"]), True, "metadata keys")
+    expect(ours["metadata"]["name"], py["metadata"]["name"], "metadata name")
+    key = lambda e: (e["name"], e["args"]["call_index"])
+    py_x, our_x = sorted(calls(py), key=key), sorted(calls(ours), key=key)
+    expect(len(our_x), len(py_x), "number of X events")
+    for a, b in zip(our_x, py_x):
+        expect(sorted(a), sorted(b), "event fields")
+        expect(sorted(a["args"]), sorted(b["args"]), "args fields")
+        for k in ("name", "cat", "ph", "pid", "tid"):
+            expect(a[k], b[k], k)
+        for k in ("rank", "call_index", "call_id", "parent_id", "source_file", "source_line"):
+            expect(a["args"][k], b["args"][k], "args." + k)
+        close(a["ts"], b["ts"], 1e-3, "ts (us)")
+        close(a["dur"], b["dur"], 1e-3, "dur (us)")
+        close(a["args"]["duration_s"], b["args"]["duration_s"], 1e-12, "duration_s")
+    meta = lambda d: sorted(json.dumps(e, sort_keys=True) for e in d["traceEvents"]
+                            if e["ph"] == "M")
+    expect(meta(ours), meta(py), "metadata events")
+
+    with open(os.path.join(compare, "shift_a.speedscope.json")) as f:
+        py = json.load(f)
+    ours = json.loads(export_bytes("speedscope", profile))
+    expect(sorted(ours), sorted(py), "speedscope top-level keys")
+    for k in ("$schema", "name", "activeProfileIndex", "shared"):
+        expect(ours[k], py[k], k)
+    expect(len(ours["profiles"]), len(py["profiles"]), "profiles")
+    for a, b in zip(ours["profiles"], py["profiles"]):
+        expect(sorted(a), sorted(b), "profile fields")
+        for k in ("type", "name", "unit"):
+            expect(a[k], b[k], k)
+        close(a["startValue"], b["startValue"], 1e-9, "startValue")
+        close(a["endValue"], b["endValue"], 1e-9, "endValue")
+        expect([(e["type"], e["frame"]) for e in a["events"]],
+               [(e["type"], e["frame"]) for e in b["events"]], "O/C events")
+        for x, y in zip(a["events"], b["events"]):
+            close(x["at"], y["at"], 1e-9, "at")
+
+
 CHECKS = {
+    "python_compat": check_python_compat,
     "folded": check_folded,
     "chrome": check_chrome,
     "selection": check_selection,
