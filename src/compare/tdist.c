@@ -32,7 +32,7 @@ static double beta_fraction(double x, double a, double b) {
         f *= cd;
         if (fabs(1.0 - cd) < 1e-15) break;
     }
-    return f - 1.0;
+    return f;
 }
 
 /* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
