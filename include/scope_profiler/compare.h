@@ -191,8 +191,9 @@ typedef struct sp_scaling_options {
     const char *x;   /* "mpi_size" (NULL), "omp_num_threads", "total_cores", "num_nodes"
                         or any numeric metadata key */
     int weak;        /* nonzero: weak scaling (efficiency = t(x0) / t(x)) */
-    sp_metric metric; /* SP_METRIC_AVG (mean per call pooled over ranks) or SP_METRIC_TOTAL
-                         (total per rank: the selected ranks' total / their number) */
+    int total;       /* 0: the mean time per call pooled over the selected ranks; nonzero:
+                        the total per rank (the selected ranks' total / the number of them
+                        with calls) */
     sp_filter filter;
 } sp_scaling_options;
 
@@ -213,7 +214,7 @@ typedef struct sp_scaling_region {
 typedef struct sp_scaling {
     char *x_name;
     int weak;
-    sp_metric metric;
+    sp_metric metric;     /* SP_METRIC_AVG or SP_METRIC_TOTAL (options.total) */
     size_t num_x;
     double *xs;           /* distinct x values, ascending */
     uint32_t *runs_at_x;  /* files at each x */

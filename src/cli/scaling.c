@@ -42,9 +42,9 @@ static int on_option(void *ctx, int id, const char *value) {
         return 0;
     case OPT_METRIC:
         if (strcmp(value, "avg") == 0)
-            a->options.metric = SP_METRIC_AVG;
+            a->options.total = 0;
         else if (strcmp(value, "total") == 0)
-            a->options.metric = SP_METRIC_TOTAL;
+            a->options.total = 1;
         else
             return cli_value_error("scaling",
                                    "unknown --metric \"%s\": choose avg (mean time per call) or "
@@ -114,7 +114,6 @@ int cli_scaling(int argc, char **argv) {
                                           sizeof OPTIONS / sizeof OPTIONS[0], on_option};
     scaling_args a;
     memset(&a, 0, sizeof a);
-    a.options.metric = SP_METRIC_AVG;
     cli_list args = CLI_LIST_INIT, files = CLI_LIST_INIT;
     int rc = cli_parse(&spec, argc, argv, &a, &args);
     if (!rc) rc = cli_expand_files("scaling", &args, &files);

@@ -76,7 +76,7 @@ static sp_status run_time(const sp_mpi_region *reg, const sp_scaling_options *o,
     sp_status st = sp_region_pool_stats(reg, o->filter.ranks, o->filter.num_ranks, &p, err);
     *out = 0.0;
     if (st != SP_OK || !p.count) return st;
-    if (o->metric != SP_METRIC_TOTAL) {
+    if (!o->total) {
         *out = p.average;
         return SP_OK;
     }
@@ -200,7 +200,6 @@ sp_scaling *sp_scaling_compute(const sp_results *const *runs, size_t num_runs,
                      "scaling needs at least two files (got %zu)", num_runs);
         return NULL;
     }
-    if (o.metric != SP_METRIC_TOTAL) o.metric = SP_METRIC_AVG;
     sp_scaling *s = calloc(1, sizeof *s);
     if (!s || !(s->x_name = strdup(o.x && *o.x ? o.x : "mpi_size"))) {
         free(s);
@@ -208,7 +207,7 @@ sp_scaling *sp_scaling_compute(const sp_results *const *runs, size_t num_runs,
         return NULL;
     }
     s->weak = o.weak != 0;
-    s->metric = o.metric;
+    s->metric = o.total ? SP_METRIC_TOTAL : SP_METRIC_AVG;
     if (compute(s, runs, num_runs, &o, err) != SP_OK) {
         sp_scaling_free(s);
         return NULL;
