@@ -20,9 +20,26 @@ void cmp_entries_free(cmp_entries *e) {
     e->count = 0;
 }
 
-/* The metrics that come from summary() rows instead of the pooled statistics. */
-static int needs_summary(sp_metric m) {
-    return sp_metric_needs_events(m) || m == SP_METRIC_IMBALANCE || m == SP_METRIC_EXCLUSIVE;
+/* The metrics that come from summary() rows instead of the pooled statistics:
+ * exclusive times, and with a rank list percentiles and imbalance (over all
+ * ranks the region's cached pooled values serve, without the call trees that
+ * summary() walks for its exclusive column). */
+static int needs_summary(const sp_compare_options *o) {
+    sp_metric m = o->metric;
+    if (m == SP_METRIC_EXCLUSIVE) return 1;
+    return o->filter.num_ranks && (sp_metric_needs_events(m) || m == SP_METRIC_IMBALANCE);
+}
+
+/* Percentiles and imbalance over all ranks, from the region itself. */
+static void from_region(const sp_mpi_region *reg, sp_metric m, cmp_entry *e, sp_error *err) {
+    if (m == SP_METRIC_IMBALANCE) {
+        e->value = sp_mpi_region_imbalance_pct(reg);
+        e->has_value = 1;
+        return;
+    }
+    double q = m == SP_METRIC_P50 ? 50.0 : m == SP_METRIC_P95 ? 95.0 : 99.0;
+    e->value = sp_mpi_region_percentile(reg, q, err);
+    e->has_value = e->calls > 0 && !isnan(e->value);
 }
 
 static sp_status unavailable(const sp_results *r, sp_metric m, sp_error *err) {
@@ -105,7 +122,13 @@ static sp_status fill(const sp_results *r, const sp_compare_options *o,
         e->mean = p.average;
         e->var = p.std * p.std;
         e->has_samples = events && p.count > 0;
-        if (!needs_summary(o->metric)) {
+        if (sp_metric_needs_events(o->metric) || o->metric == SP_METRIC_IMBALANCE) {
+            if (!needs_summary(o)) {
+                from_region(regions[i], o->metric, e, err);
+                if (e->calls && isnan(e->value)) return err->status;
+                continue;
+            }
+        } else if (o->metric != SP_METRIC_EXCLUSIVE) {
             from_pool(&p, o->metric, e);
             continue;
         }
@@ -130,7 +153,7 @@ sp_status cmp_region_entries(const sp_results *r, const sp_compare_options *o, c
     if (!regions) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
     sp_summary_rows *summary = NULL;
     sp_status st = SP_OK;
-    if (needs_summary(o->metric) && !(summary = sp_results_summary(r, &o->filter, 0, err)))
+    if (needs_summary(o) && !(summary = sp_results_summary(r, &o->filter, 0, err)))
         st = err ? err->status : SP_ERR_OUT_OF_MEMORY;
     if (st == SP_OK) st = fill(r, o, regions, n, summary, out, err);
     sp_summary_rows_free(summary);
