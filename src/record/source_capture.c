@@ -99,10 +99,9 @@ static size_t enclosing_brace(const char *s, const char *code, size_t pos, int o
  * blank space and comments. */
 static size_t declaration_start(const char *s, const char *code, size_t open) {
     size_t i = open;
-    while (i > 0) {
-        char c = s[i - 1];
-        if (code[i - 1] && (c == ';' || c == '}')) break;
-        if (c == '\n' && i < open) {
+    for (;;) {
+        /* A preprocessor line ends what came before, the file's first line included. */
+        if (i < open && (i == 0 || s[i - 1] == '\n')) {
             size_t first = i; /* first non-blank character of this line */
             while (first < open && (s[first] == ' ' || s[first] == '\t'))
                 first++;
@@ -111,6 +110,9 @@ static size_t declaration_start(const char *s, const char *code, size_t open) {
                 break;
             }
         }
+        if (i == 0) break;
+        char c = s[i - 1];
+        if (code[i - 1] && (c == ';' || c == '}')) break;
         i--;
     }
     while (i < open && (!code[i] || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))

@@ -246,6 +246,39 @@ static void test_source_capture(void **state) {
     rs_profile_free(&p);
 }
 
+/* SP_PROFILE_FUNCTION in a file whose first line is an #include right above
+ * the function: the text starts at the function's line, not at line 1. */
+static void test_source_capture_function_after_first_line(void **state) {
+    fixture *f = *state;
+    char *src = rs_path_in(f->dir, "first.c");
+    FILE *out = fopen(src, "w");
+    assert_non_null(out);
+    fputs("#include <scope_profiler.h>\n"
+          "static int work(int n) {\n"
+          "    SP_PROFILE_FUNCTION();\n"
+          "    return n + 1;\n"
+          "}\n",
+          out);
+    fclose(out);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    opt.capture_region_source = 1;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    sp_region_t h = sp_region_at("first_line_function", src, 3);
+    sp_begin(h);
+    sp_end(h);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(f->path, &p), 0);
+    assert_string_equal(p.source_texts[rs_row_of(&p, "first_line_function")],
+                        "static int work(int n) {\n"
+                        "    SP_PROFILE_FUNCTION();\n"
+                        "    return n + 1;\n"
+                        "}");
+    rs_profile_free(&p);
+    free(src);
+}
+
 static void test_source_capture_missing_file(void **state) {
     fixture *f = *state;
     sp_options opt = SP_OPTIONS_INIT;
@@ -330,6 +363,7 @@ int main(void) {
         T(test_full_metadata),
         T(test_compression_policy),
         T(test_source_capture),
+        T(test_source_capture_function_after_first_line),
         T(test_source_capture_missing_file),
         T(test_clock_monotonic),
         T(test_clock_tsc),
