@@ -99,7 +99,7 @@ void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_con
         sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
         for (size_t i = 0; i < ns.n; i++) {
             sp_textbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
-            sp_textbuf_append(out, ns.text[i]);
+            sp_table_append_text(out, ns.text[i]);
             sp_textbuf_repeat(out, " ", w - sp_utf8_length(ns.text[i]));
             sp_textbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
         }

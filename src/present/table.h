@@ -56,6 +56,10 @@ sp_status sp_table_columns_parse(const char *const *names, size_t n, sp_table_co
  * rows have a session total. Returns the count (out holds 3). */
 size_t sp_table_columns_default(const sp_table_rows *rows, sp_table_column *out);
 
+/* Appends text to a table line; a newline in it (a region name may hold one)
+ * is followed by the table's two-space indent, as every line of Python's table. */
+void sp_table_append_text(sp_textbuf *out, const char *text);
+
 /* --- cells -------------------------------------------------------------- */
 
 typedef struct sp_cell_context {

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 
 #include "present/table.h"
 #include "common/utf8.h"
@@ -11,6 +12,14 @@ static const glyphs unicode_glyphs = {"\xe2\x94\x80", "\xe2\x94\x82", "\xe2\x95\
                                       "\xe2\x95\xae", "\xe2\x94\x9c", "\xe2\x94\xa4",
                                       "\xe2\x95\xb0", "\xe2\x95\xaf"};
 static const glyphs ascii_glyphs = {"-", "|", "+", "+", "+", "+", "+", "+"};
+
+void sp_table_append_text(sp_textbuf *out, const char *text) {
+    for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1) {
+        sp_textbuf_append_n(out, text, (size_t)(nl - text + 1));
+        sp_textbuf_append(out, "  ");
+    }
+    sp_textbuf_append(out, text);
+}
 
 static void rule(sp_textbuf *out, const glyphs *g, const char *left, const char *right,
                  const size_t *w, size_t ncols) {
@@ -31,7 +40,7 @@ static void line(sp_textbuf *out, const glyphs *g, const char *const *cells, con
     for (size_t j = 0; j < ncols; j++) {
         if (j) sp_textbuf_append(out, "  ");
         sp_textbuf_putc(out, ' ');
-        sp_textbuf_append(out, cells[j]);
+        sp_table_append_text(out, cells[j]);
         sp_textbuf_repeat(out, " ", w[j] - sp_utf8_length(cells[j]) + 1);
     }
     sp_textbuf_append(out, g->v);

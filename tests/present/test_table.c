@@ -430,6 +430,24 @@ static void test_layout_counts_code_points(void **state) {
     sp_textbuf_free(&b);
 }
 
+/* A name holding a newline: its continuation line gets the table's two-space
+ * indent too, as every line Python's table prints (item 9.4). */
+static void test_newline_in_name_keeps_indent(void **state) {
+    (void)state;
+    const char *headers[] = {"region"};
+    const char *cells[] = {"line\nbreak", "x"};
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    sp_table_layout(&b, headers, 1, cells, 2, 0);
+    assert_string_equal(sp_textbuf_str(&b), "  ╭────────────╮\n"
+                                         "  │ region     │\n"
+                                         "  ├────────────┤\n"
+                                         "  │ line\n"
+                                         "  break │\n"
+                                         "  │ x          │\n"
+                                         "  ╰────────────╯\n");
+    sp_textbuf_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_columns_match_fixtures),
@@ -451,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_own_row_cells),
         cmocka_unit_test(test_print_to_stream),
         cmocka_unit_test(test_layout_counts_code_points),
+        cmocka_unit_test(test_newline_in_name_keeps_indent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
