@@ -16,7 +16,8 @@ typedef struct sp_config {
     sp_compression compression;
     int compression_level;
     sp_clock_source clock;
-    int quiet; /* SCOPE_PROFILER_QUIET */
+    int quiet;          /* SCOPE_PROFILER_QUIET */
+    long launcher_rank; /* a launcher's rank for a per-process file; -1 = none */
 } sp_config;
 
 /* Fills cfg from options (NULL = defaults) and the environment. Malformed

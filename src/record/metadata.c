@@ -168,6 +168,7 @@ sp_status sp_metadata_collect(sp_model *m, const sp_metadata_input *in) {
     if ((st = sp_model_meta_int(m, "omp_num_threads", threads))) return st;
     if ((st = sp_model_meta_int(m, "mpi_size", in->mpi_size))) return st;
     if ((st = sp_model_meta_int(m, "num_nodes", in->num_nodes))) return st;
+    if (in->mpi_rank >= 0 && (st = sp_model_meta_int(m, "mpi_rank", in->mpi_rank))) return st;
     if ((st = sp_model_meta_int(m, "total_cores", in->mpi_size * threads))) return st;
     if ((st = sp_model_meta_int(m, "start_time_ns", in->start_time_ns))) return st;
     if ((st = sp_model_meta_int(m, "finalize_time_ns", in->finalize_time_ns))) return st;

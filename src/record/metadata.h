@@ -14,6 +14,7 @@ typedef struct sp_metadata_input {
     int64_t num_nodes;
     int64_t start_time_ns;
     int64_t finalize_time_ns;
+    int64_t mpi_rank; /* >= 0: stored as "mpi_rank" (a per-process file of a launched job) */
 } sp_metadata_input;
 
 /* Appends the metadata attributes to m, in the order they are written. */

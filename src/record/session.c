@@ -12,6 +12,7 @@
 #include "record/clock.h"
 #include "record/metadata.h"
 #include "record/mismatch.h"
+#include "record/output_path.h"
 #include "record/session_root.h"
 #include "record/source_capture.h"
 #include "record/thread_state.h"
@@ -23,6 +24,36 @@ static sp_session_state state;
 static sp_config config;
 static int64_t start_ns;
 static char *last_output_path;
+static sp_finalize_hook finalize_hook;
+
+/* A program on the serial library that a launcher started as several
+ * processes: each process writes its own file, its rank in the name. */
+static void warn_per_process(const sp_launcher *l, const char *path) {
+    static int warned;
+    if (warned || l->rank > 0) return; /* once, from the first process */
+    warned = 1;
+    fprintf(stderr,
+            "scope-profiler: %s says this is one of %ld processes, but the program uses the "
+            "serial library: each process writes its own file (%s for rank 0); join them with "
+            "scope-profiler merge, or link libscope_profiler_mpi and call sp_mpi_setup() for "
+            "one file\n",
+            l->variable, l->size, path);
+}
+
+/* Expands the output name and applies the launcher's ranks (serial library only). */
+static sp_status resolve_output(sp_config *cfg) {
+    sp_launcher l;
+    sp_launcher_detect(&l);
+    int serial = __atomic_load_n(&finalize_hook, __ATOMIC_ACQUIRE) == NULL;
+    int per_process = serial && (l.size > 1 || l.rank > 0);
+    char *path = sp_output_path_resolve(cfg->file_path, &l, per_process);
+    if (!path) return SP_ERR_OUT_OF_MEMORY;
+    free(cfg->file_path);
+    cfg->file_path = path;
+    cfg->launcher_rank = per_process ? l.rank : -1;
+    if (per_process && !cfg->disable) warn_per_process(&l, path);
+    return SP_OK;
+}
 
 sp_session_state sp_internal_session_state(void) {
     pthread_mutex_lock(&session_lock);
@@ -36,7 +67,10 @@ sp_status sp_setup(const sp_options *options) {
     sp_status st = SP_OK;
     if (state != SP_SESSION_NONE) {
         st = SP_ERR_ALREADY_ACTIVE;
-    } else if ((st = sp_config_load(&config, options)) == SP_OK) {
+    } else if ((st = sp_config_load(&config, options)) == SP_OK &&
+               (st = resolve_output(&config)) != SP_OK) {
+        sp_config_clear(&config);
+    } else if (st == SP_OK) {
         free(last_output_path);
         last_output_path = strdup(config.file_path);
         sp_mismatch_reset();
@@ -90,6 +124,7 @@ sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size, 
         .num_nodes = num_nodes,
         .start_time_ns = data->start_ns,
         .finalize_time_ns = data->finalize_ns,
+        .mpi_rank = data->config.launcher_rank,
     };
     sp_status st = sp_metadata_collect(&data->model, &in);
     if (st || !data->config.capture_region_source) return st;
@@ -179,8 +214,6 @@ void sp_internal_session_end(sp_session_data *data) {
     state = SP_SESSION_NONE;
     pthread_mutex_unlock(&session_lock);
 }
-
-static sp_finalize_hook finalize_hook;
 
 void sp_internal_set_finalize_hook(sp_finalize_hook hook) {
     __atomic_store_n(&finalize_hook, hook, __ATOMIC_RELEASE);

@@ -1,1 +1,1 @@
-set(SP_SOURCES_record clock.c registry.c thread_state.c hot_path.c mismatch.c config.c collect.c metadata.c source_capture.c session.c session_root.c)
+set(SP_SOURCES_record clock.c registry.c thread_state.c hot_path.c mismatch.c config.c collect.c metadata.c source_capture.c session.c session_root.c output_path.c)
