@@ -1,6 +1,7 @@
 #include "record/metadata.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -81,15 +82,34 @@ static void chip_information(char *buf, size_t size) {
     fclose(f);
 }
 
-/* OMP_NUM_THREADS (its first level) when set, else the online CPUs, as Python does. */
-static int64_t omp_threads(void) {
+/* The OpenMP threads a parallel region would get, and where that number comes
+ * from: the OpenMP runtime when the program has one loaded (it is then in use),
+ * else OMP_NUM_THREADS (its first level), else 1: a program without OpenMP. */
+static int64_t omp_threads(const char **source) {
+    int (*max_threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+    if (max_threads) {
+        int n = max_threads();
+        if (n > 0) {
+            *source = "openmp_runtime";
+            return n;
+        }
+    }
     const char *v = getenv("OMP_NUM_THREADS");
     if (v && isdigit((unsigned char)*v)) {
         long n = strtol(v, NULL, 10);
-        if (n > 0) return n;
+        if (n > 0) {
+            *source = "OMP_NUM_THREADS";
+            return n;
+        }
     }
+    *source = "no_openmp";
+    return 1;
+}
+
+/* The cores of this machine (online CPUs), times the nodes of the run. */
+static int64_t total_cores(int64_t num_nodes) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 ? cpus : 1;
+    return (cpus > 0 ? cpus : 1) * (num_nodes > 0 ? num_nodes : 1);
 }
 
 static sp_status put_env(sp_model *m, const char *name) {
@@ -164,18 +184,24 @@ sp_status sp_metadata_collect(sp_model *m, const sp_metadata_input *in) {
     if ((st = put_string(m, "scope_profiler_version", SP_VERSION_STRING))) return st;
     if ((st = put_string(m, "source_language", "c"))) return st;
     if ((st = put_string(m, "compiler", SP_COMPILER_DESCRIPTION))) return st;
-    int64_t threads = omp_threads();
+    const char *threads_source = NULL;
+    int64_t threads = omp_threads(&threads_source);
     if ((st = sp_model_meta_int(m, "omp_num_threads", threads))) return st;
     if ((st = sp_model_meta_int(m, "mpi_size", in->mpi_size))) return st;
     if ((st = sp_model_meta_int(m, "num_nodes", in->num_nodes))) return st;
     if (in->mpi_rank >= 0 && (st = sp_model_meta_int(m, "mpi_rank", in->mpi_rank))) return st;
-    if ((st = sp_model_meta_int(m, "total_cores", in->mpi_size * threads))) return st;
+    if ((st = sp_model_meta_int(m, "total_cores", total_cores(in->num_nodes)))) return st;
     if ((st = sp_model_meta_int(m, "start_time_ns", in->start_time_ns))) return st;
     if ((st = sp_model_meta_int(m, "finalize_time_ns", in->finalize_time_ns))) return st;
     if (in->label && (st = put_string(m, "label", in->label))) return st;
     /* Our extensions (docs/format.md): how the timestamps were taken. */
     if ((st = put_string(m, "clock_source", sp_clock_name()))) return st;
     if ((st = sp_model_meta_int(m, "clock_resolution_ns", sp_clock_resolution_ns()))) return st;
+    /* where the two counts above come from (docs/format.md) */
+    if ((st = put_string(m, "omp_num_threads_source", threads_source))) return st;
+    if ((st = put_string(m, "total_cores_source",
+                         in->num_nodes > 1 ? "online_cpus_times_nodes" : "online_cpus")))
+        return st;
     if (in->detail == SP_METADATA_FULL && (st = put_full(m))) return st;
     return SP_OK;
 }

@@ -198,7 +198,11 @@ static void check_imbalance(const char *path, int size) {
     h5i_attr_int64(f, "/metadata", "omp_num_threads", &threads);
     CHECK(mpi_size == size, "mpi_size %lld", (long long)mpi_size);
     CHECK(nodes == 1, "num_nodes %lld", (long long)nodes);
-    CHECK(cores == size * threads, "total_cores %lld", (long long)cores);
+    /* the machine's cores, not ranks x threads (oversubscribed ranks share them) */
+    CHECK(cores == sysconf(_SC_NPROCESSORS_ONLN), "total_cores %lld", (long long)cores);
+    const char *omp = getenv("OMP_NUM_THREADS");
+    CHECK(threads == (omp ? atoi(omp) : 1), "omp_num_threads %lld without OpenMP",
+          (long long)threads);
     CHECK(h5i_exists(f, "/scope_profiler_c/clock_offsets/offset_ns"), "no clock offsets");
     H5Fclose(f);
     check_with_analysis(path, size, &work, imbalance);

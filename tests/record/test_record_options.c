@@ -163,6 +163,48 @@ static void test_full_metadata(void **state) {
     H5Fclose(file);
 }
 
+/* omp_num_threads and total_cores say what is true (item 9.14): this program
+ * has no OpenMP runtime, so 1 thread unless OMP_NUM_THREADS says otherwise;
+ * total_cores is the machine's online CPUs, whatever the counts. */
+static void expect_counts(const char *path, int64_t threads, const char *source) {
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(file >= 0);
+    int64_t v = 0;
+    assert_int_equal(h5i_attr_int64(file, "/metadata", "omp_num_threads", &v), 0);
+    assert_int_equal(v, threads);
+    char *s = h5i_attr_string(file, "/metadata", "omp_num_threads_source");
+    assert_string_equal(s, source);
+    free(s);
+    assert_int_equal(h5i_attr_int64(file, "/metadata", "total_cores", &v), 0);
+    assert_int_equal(v, sysconf(_SC_NPROCESSORS_ONLN));
+    s = h5i_attr_string(file, "/metadata", "total_cores_source");
+    assert_string_equal(s, "online_cpus");
+    free(s);
+    H5Fclose(file);
+}
+
+static void test_thread_and_core_counts(void **state) {
+    fixture *f = *state;
+    char *saved = getenv("OMP_NUM_THREADS") ? strdup(getenv("OMP_NUM_THREADS")) : NULL;
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    unsetenv("OMP_NUM_THREADS");
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    record_some(3);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    expect_counts(f->path, 1, "no_openmp");
+    setenv("OMP_NUM_THREADS", "3,2", 1); /* nested levels: the first one */
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    record_some(3);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    expect_counts(f->path, 3, "OMP_NUM_THREADS");
+    if (saved)
+        setenv("OMP_NUM_THREADS", saved, 1);
+    else
+        unsetenv("OMP_NUM_THREADS");
+    free(saved);
+}
+
 /* Layout per FORMAT.md 2.2: contiguous up to 64 KiB, gzip+shuffle from 16384 calls. */
 static void expect_storage(const char *path, H5D_layout_t layout, int compressed) {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -364,6 +406,7 @@ int main(void) {
         T(test_compression_policy),
         T(test_source_capture),
         T(test_source_capture_function_after_first_line),
+        T(test_thread_and_core_counts),
         T(test_source_capture_missing_file),
         T(test_clock_monotonic),
         T(test_clock_tsc),

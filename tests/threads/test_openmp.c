@@ -15,6 +15,7 @@
 #include <scope_profiler/results.h>
 
 #include "../record/record_support.h"
+#include "../support/h5_inspect.h"
 
 enum { ITERATIONS = 400 };
 
@@ -93,6 +94,16 @@ static void check_threads(int threads) {
     for (int t = 0; t < threads; t++)
         assert_true(lane_is_nested(&p, t));
     rs_profile_free(&p);
+
+    /* an OpenMP program: omp_num_threads is what its runtime says (item 9.14) */
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int64_t omp_threads = 0;
+    assert_int_equal(h5i_attr_int64(file, "/metadata", "omp_num_threads", &omp_threads), 0);
+    assert_int_equal(omp_threads, omp_get_max_threads());
+    char *source = h5i_attr_string(file, "/metadata", "omp_num_threads_source");
+    assert_string_equal(source, "openmp_runtime");
+    free(source);
+    H5Fclose(file);
 
     /* the analysis rebuilds one tree per lane: no nesting error, and each
      * iteration's exclusive time is its duration minus its two inner calls */
