@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_error.h"
+#include "analysis/suggest.h"
 
 /* An argument that is an option rather than a value: "-x...", "--...", not "-". */
 static int looks_like_option(const char *arg) {
@@ -75,12 +76,29 @@ static int take_values(parse_state *s, const cli_option *o, int as_short,
     return 0;
 }
 
+/* "unknown option" with the closest long option, when one is close. */
+static int unknown_long(const parse_state *s, const char *arg, size_t len) {
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < s->spec->num_options && n < 63; i++)
+        if (s->spec->options[i].name) names[n++] = s->spec->options[i].name;
+    names[n++] = "help";
+    char typed[128];
+    snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed - 1 ? len : sizeof typed - 1),
+             arg + 2);
+    long close = sp_suggest_name(typed, names, n);
+    if (close >= 0)
+        return cli_usage_error(s->spec->name, "unknown option \"%.*s\": did you mean \"--%s\"?",
+                               (int)(len + 2), arg, names[close]);
+    return cli_usage_error(s->spec->name, "unknown option \"%.*s\"", (int)(len + 2), arg);
+}
+
 static int parse_long(parse_state *s, const char *arg) {
     const char *name = arg + 2;
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const cli_option *o = find_long(s->spec, name, len);
-    if (!o) return cli_usage_error(s->spec->name, "unknown option \"%.*s\"", (int)(len + 2), arg);
+    if (!o) return unknown_long(s, arg, len);
     return take_values(s, o, 0, eq ? eq + 1 : NULL);
 }
 

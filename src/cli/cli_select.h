@@ -34,6 +34,11 @@ int cli_select_option(cli_select *s, int id, const char *value);
 /* The library filter (pointers into s; call after the last option). */
 sp_filter cli_select_filter(cli_select *s);
 
+/* After reading a file: a rank it does not hold, an --include pattern that
+ * matches none of its regions (with the closest name), or an --exclude that
+ * leaves nothing, is reported naming the file. Returns 0 or CLI_EXIT_USAGE. */
+int cli_select_check(const cli_select *s, const sp_results *r, const char *path);
+
 void cli_select_free(cli_select *s);
 
 #endif

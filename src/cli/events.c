@@ -112,6 +112,11 @@ static int run(const char *path, events_options *o) {
     }
     sp_event_options eo = {0};
     eo.filter = cli_select_filter(&o->select);
+    int checked = cli_select_check(&o->select, r, path);
+    if (checked) {
+        sp_results_free(r);
+        return checked;
+    }
     eo.absolute = o->absolute;
     eo.raw_clocks = !o->align_clocks; /* by default as the Python package's events() */
     sp_event_iter *it = sp_events_open(r, &eo, &err);
@@ -134,9 +139,12 @@ int cli_events(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     cli_list args = CLI_LIST_INIT, files = CLI_LIST_INIT;
     int rc = cli_parse(&spec, argc, argv, &o, &args);
+    if (!rc && args.count > 1) /* counted as given, repeats included */
+        rc = cli_usage_error("events", "takes exactly one FILE (%zu given)", args.count);
     if (!rc) rc = cli_expand_files("events", &args, &files);
     if (!rc && files.count != 1)
-        rc = cli_usage_error("events", "takes exactly one FILE (%zu given)", files.count);
+        rc = cli_usage_error("events", "takes exactly one FILE (\"%s\" matches %zu files)",
+                             args.items[0], files.count);
     if (!rc) rc = run(files.items[0], &o);
     cli_list_free(&args);
     cli_list_free(&files);

@@ -195,6 +195,11 @@ static int inspect_files(const cli_list *files, const inspect_options *o, run_li
             sp_results_free(r);
             return rc; /* the same patterns would fail for every file */
         }
+        if (!o->metadata_only && (rc = cli_select_check(&o->select, r, files->items[i]))) {
+            sp_results_free(r); /* nothing of this file is printed */
+            status = rc;
+            continue;
+        }
         if (!o->quiet) {
             if (printed++) fputc('\n', stdout);
             rc = report(r, files->items[i], o);

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_error.h"
+#include "analysis/suggest.h"
 #include "scope_profiler.h"
 
 typedef struct command {
@@ -18,9 +19,8 @@ typedef struct command {
 static const command COMMANDS[] = {
     {"inspect", cli_inspect, cli_help_inspect}, {"stats", cli_stats, cli_help_stats},
     {"events", cli_events, cli_help_events},    {"metadata", cli_metadata, cli_help_metadata},
-    {"merge", cli_merge, cli_help_merge},
-    {"diff", cli_diff, cli_help_diff},          {"check", cli_check, cli_help_check},
-    {"scaling", cli_scaling, cli_help_scaling},
+    {"merge", cli_merge, cli_help_merge},       {"diff", cli_diff, cli_help_diff},
+    {"check", cli_check, cli_help_check},       {"scaling", cli_scaling, cli_help_scaling},
     {"export", cli_export, cli_help_export},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -46,8 +46,18 @@ static names_text command_names(void) {
 }
 
 static int unknown_command(const char *name) {
-    cli_error("unknown command \"%s\" (commands: %s; see scope-profiler --help)", name,
-              command_names().text);
+    const char *names[NUM_COMMANDS + 1];
+    for (size_t i = 0; i < NUM_COMMANDS; i++)
+        names[i] = COMMANDS[i].name;
+    names[NUM_COMMANDS] = "help";
+    long close = sp_suggest_name(name, names, NUM_COMMANDS + 1);
+    if (close >= 0)
+        cli_error("unknown command \"%s\": did you mean \"%s\"? (commands: %s; see "
+                  "scope-profiler --help)",
+                  name, names[close], command_names().text);
+    else
+        cli_error("unknown command \"%s\" (commands: %s; see scope-profiler --help)", name,
+                  command_names().text);
     return CLI_EXIT_USAGE;
 }
 
@@ -74,7 +84,8 @@ static int finish(int rc) {
 
 static int dispatch(int argc, char **argv) {
     if (argc < 2) {
-        cli_error("no command given (commands: %s; see scope-profiler --help)", command_names().text);
+        cli_error("no command given (commands: %s; see scope-profiler --help)",
+                  command_names().text);
         return CLI_EXIT_USAGE;
     }
     const char *name = argv[1];

@@ -70,6 +70,8 @@ static int run(const cli_list *files, stats_options *o) {
                                o->labels.count, files->count);
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
+    for (size_t i = 0; !rc && i < runs.count; i++)
+        rc = cli_select_check(&o->select, runs.items[i], files->items[i]);
     if (!rc) {
         sp_stats_options so = {0};
         so.labels = o->labels.count ? cli_list_items(&o->labels) : NULL;
