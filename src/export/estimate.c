@@ -2,6 +2,7 @@
  * Output size estimates, from the selected calls per region and the widths
  * of the numbers the formats write (docs/cli.md § export: large runs).
  */
+#include "analysis/internal.h"
 #include "export/formats.h"
 #include "export/names.h"
 #include "export/protobuf.h"
@@ -27,7 +28,8 @@ static uint64_t per_call(sp_export_format format, const sp_export_job *job, uint
     int64_t dur = sp_call_walker_max_duration_ns(job->w) / 2;
     int64_t off = sp_call_walker_max_offset_ns(job->w);
     uint64_t rank = digits(sp_call_walker_num_ranks(job->w));
-    uint64_t id = digits(sp_call_walker_selected(job->w) / (rank ? rank : 1));
+    uint64_t n = job->r->m.num_events, ranks = sp_results_num_data_ranks(job->r);
+    uint64_t id = digits(n / (ranks ? ranks : 1));
     switch (format) {
     case SP_EXPORT_CHROME_TRACE:
         /* {"name":N,"cat":"scope-profiler","ph":"X","ts":,"dur":,"pid":,"tid":,"args":
@@ -46,6 +48,22 @@ static uint64_t per_call(sp_export_format format, const sp_export_job *job, uint
         return 0;
     }
     return 0;
+}
+
+/* The ,"source_file":...,"source_line":N args of a region's calls (its first row's). */
+static uint64_t source_bytes(const sp_results *r, size_t region) {
+    const sp_mpi_region *reg = &r->regions[region];
+    if (!reg->num_entries) return 0;
+    const sp_model_row *row = &r->m.rows[reg->entries[0]];
+    uint64_t n = 0;
+    if (row->source_file[0]) {
+        sp_textbuf t = SP_TEXTBUF_INIT;
+        sp_name_append(&t, row->source_file, SP_NAMES_JSON);
+        n += 15 + t.len;
+        sp_textbuf_free(&t);
+    }
+    if (row->source_line >= 0) n += 15 + digits((uint64_t)row->source_line);
+    return n;
 }
 
 uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job) {
@@ -67,7 +85,9 @@ uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job) {
             uint64_t paths = counts[g] < 8 ? counts[g] : 8;
             bytes += paths * (4 * len + 24) * (job->options->per_rank ? lanes : 1);
         } else {
-            bytes += counts[g] * (base + (format == SP_EXPORT_CHROME_TRACE ? len : 0));
+            uint64_t extra = 0;
+            if (format == SP_EXPORT_CHROME_TRACE) extra = len + source_bytes(r, g);
+            bytes += counts[g] * (base + extra);
         }
     }
     return bytes;

@@ -298,7 +298,135 @@ def check_python_compat():
             close(x["at"], y["at"], 1e-9, "at")
 
 
+# --- hostile names survive every format ------------------------------------------
+
+HOSTILE = ["say \"hi\"", "back\\slash", "line\nbreak", "</script><b>x</b>", "a;b", "100% sure",
+           "ünï/cödé 名前 🚀", "tab\there"]
+
+
+def unfold(frame):
+    return re.sub(rb"%([0-9A-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                  frame.encode()).decode("utf-8")
+
+
+def check_names():
+    raw = export_bytes("chrome-trace", "names.h5")
+    expect(b"</script" in raw, False, "no literal </script in chrome-trace")
+    doc = json.loads(raw)
+    expect(sorted(e["name"] for e in calls(doc)), sorted(HOSTILE), "chrome-trace names")
+    expect(doc["metadata"]["name"], 'names "<\\/script>" ;', "label")
+    raw = export_bytes("speedscope", "names.h5")
+    expect(b"</script" in raw, False, "no literal </script in speedscope")
+    doc = json.loads(raw)
+    expect([f["name"] for f in doc["shared"]["frames"]], HOSTILE, "speedscope frames")
+    expect(doc["name"], 'names "<\\/script>" ;', "speedscope name")
+    _, slices = perfetto_slices(decode_perfetto("names.h5"))
+    expect(sorted(s[1] for s in slices), sorted(HOSTILE), "perfetto names")
+    text = export_bytes("folded", "names.h5").decode("utf-8")
+    lines = text.split("\n")
+    expect(lines[-1], "", "folded ends with a newline")
+    paths = []
+    for line in lines[:-1]:
+        stack, _, count = line.rpartition(" ")
+        expect(count.isdigit(), True, "folded count")
+        paths.append([unfold(f) for f in stack.split(";")])
+    expect(paths, [[HOSTILE[0]], [HOSTILE[0], HOSTILE[1]], [HOSTILE[0], HOSTILE[1], HOSTILE[2]],
+                   [HOSTILE[0], HOSTILE[1], HOSTILE[2], HOSTILE[3]], [HOSTILE[0], HOSTILE[4]],
+                   [HOSTILE[0], HOSTILE[4], HOSTILE[5]], [HOSTILE[0], HOSTILE[6]],
+                   [HOSTILE[0], HOSTILE[7]]], "folded paths decode to the names")
+    expect("a%3Bb" in text and "100%25 sure" in text and "line%0Abreak" in text, True,
+           "folded escapes")
+
+
+# --- output streams, compression, atomic files, errors --------------------------------
+
+def check_streams():
+    path = os.path.join(OUT, "plain.json")
+    run("chrome-trace", "nested.h5", "-o", path)
+    with open(path, "rb") as f:
+        plain = f.read()
+    expect(run("chrome-trace", "nested.h5", "-o", "-").stdout, plain, "-o - writes stdout")
+    gz = os.path.join(OUT, "trace.json.gz")
+    run("chrome-trace", "nested.h5", "-o", gz)
+    with gzip.open(gz, "rb") as f:
+        expect(f.read(), plain, ".gz holds the same bytes")
+    for fmt in ("perfetto", "speedscope", "folded"):
+        a = export_bytes(fmt, "big.h5", "--max-events", "500")
+        b = run(fmt, "big.h5", "--max-events", "500", "-o", "-").stdout
+        expect(a, b, fmt + " to a file and to stdout")
+    # A failed export leaves no file and keeps an older one.
+    with open(path, "w") as f:
+        f.write("old")
+    p = run("chrome-trace", "nested.h5", "-o", path, "--include", "(", rc=2)
+    with open(path) as f:
+        expect(f.read(), "old", "older output kept")
+    expect(sorted(os.listdir(OUT)).count("plain.json"), 1, "no temporary file left")
+    expect([n for n in os.listdir(OUT) if n.startswith(".")], [], "no temporary file left")
+    # A device is written in place (never renamed over).
+    run("folded", "nested.h5", "-o", "/dev/null")
+    expect(os.path.exists("/dev/null") and not os.path.isfile("/dev/null"), True, "/dev/null")
+
+
+def one_error_line(p, *needles):
+    err = p.stderr.decode()
+    expect(err.count("\n"), 1, "one error line: " + err)
+    expect(err.startswith("scope-profiler: "), True, "error prefix: " + err)
+    for n in needles:
+        expect(n in err, True, f"error mentions {n!r}: {err}")
+    expect(p.stdout, b"", "nothing on stdout")
+
+
+def check_errors():
+    o = os.path.join(OUT, "x")
+    one_error_line(run("svg", "nested.h5", "-o", o, rc=2), "unknown FORMAT", "perfetto")
+    one_error_line(run("chrome-trace", "nested.h5", rc=2), "-o OUT")
+    one_error_line(run("chrome-trace", rc=2), "FILE")
+    one_error_line(run("chrome-trace", "nested.h5", "-o", o, "--per-rank", rc=2), "folded")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--window", "5", rc=2), "START:END")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--window", "5:1", rc=2), "START <= END")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--min-duration", "fast", rc=2), "2ms")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--max-events", "0", rc=2), "positive")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--max-size", "lots", rc=2), "300MB")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--threads", "1-", rc=2), "--threads")
+    one_error_line(run("folded", "nested.h5", "-o", o, "--include", "(", rc=2), "(")
+    one_error_line(run("folded", "missing.h5", "-o", o, rc=2), "missing.h5")
+    one_error_line(run("folded", "nested.h5", "-o", "/nonexistent/dir/x", rc=2), "/nonexistent")
+    expect(os.path.exists(o), False, "no output after errors")
+
+
+# --- size estimates and --max-size ---------------------------------------------------
+
+def check_size():
+    for fmt in ("chrome-trace", "speedscope", "perfetto"):
+        for opts in ((), ("--max-events", "1000")):
+            p = run(fmt, "big.h5", "--dry-run", *opts)
+            m = re.match(rb"^[a-z-]+: about .* \((\d+) bytes\), (\d+) calls\n$", p.stdout)
+            expect(bool(m), True, "dry-run line: " + p.stdout.decode())
+            estimate, ncalls = int(m.group(1)), int(m.group(2))
+            expect(ncalls, 1000 if opts else 200000, "selected calls")
+            actual = len(export_bytes(fmt, "big.h5", "--max-size", "0", *opts))
+            ratio = estimate / actual
+            print(f"{fmt} {' '.join(opts)}: estimate {estimate}, actual {actual}, ratio {ratio:.3f}")
+            if not 0.8 <= ratio <= 1.25:
+                raise AssertionError(f"{fmt} {opts}: estimate {estimate}, actual {actual}")
+    p = run("chrome-trace", "big.h5", "-o", os.path.join(OUT, "big.json"), "--max-size", "5MB",
+            rc=2)
+    one_error_line(p, "would be about", "200000 calls", "--max-size 5 MB", "--max-events",
+                   "--window", "perfetto")
+    expect(os.path.exists(os.path.join(OUT, "big.json")), False, "nothing written when refused")
+    p = run("chrome-trace", "big.h5", "-o", os.path.join(OUT, "big.json"))
+    err = p.stderr.decode()
+    expect(bool(re.match(r"^scope-profiler: export: writing about \d+ MB \(200000 calls\) to ",
+                         err)), True, "estimate announced above 10 MB: " + err)
+    p = run("chrome-trace", "nested.h5", "-o", os.path.join(OUT, "small.json"))
+    expect(p.stderr, b"", "nothing announced below 10 MB")
+
+
 CHECKS = {
+    "names": check_names,
+    "streams": check_streams,
+    "errors": check_errors,
+    "size": check_size,
     "python_compat": check_python_compat,
     "folded": check_folded,
     "chrome": check_chrome,
