@@ -158,7 +158,8 @@ static void progress(const merge_plan *plan, size_t done) {
 }
 
 static sp_status write_merged(const merge_plan *plan, const char *out_path, sp_error *err) {
-    sp_write_options options = {SP_COMPRESSION_AUTO, SP_AUTO_GZIP_LEVEL};
+    sp_write_options options = {.compression = SP_COMPRESSION_AUTO,
+                                .compression_level = SP_AUTO_GZIP_LEVEL};
     sp_writer *w = sp_writer_create(out_path, plan->total_events, plan->has_threads, &options, err);
     if (!w) return err->status ? err->status : SP_ERR_IO;
     offset_list offsets = {NULL, 0, 0};
@@ -193,8 +194,11 @@ static int run(const cli_list *files, const char *out_path) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         } else {
-            printf("Merged %zu file(s) (%zu rank(s), %zu region(s), %" PRIu64 " call(s)) into %s\n",
-                   plan.count, plan.num_ranks, plan.num_names, plan.total_events, out_path);
+            /* with the profile itself on stdout, the note goes to stderr */
+            int on_stdout = strcmp(out_path, "-") == 0 || strcmp(out_path, "/dev/stdout") == 0;
+            fprintf(on_stdout ? stderr : stdout,
+                    "Merged %zu file(s) (%zu rank(s), %zu region(s), %" PRIu64 " call(s)) into %s\n",
+                    plan.count, plan.num_ranks, plan.num_names, plan.total_events, out_path);
         }
     }
     merge_plan_free(&plan);

@@ -25,6 +25,11 @@ static sp_status check_file(const char *path, sp_error *err) {
     }
     if (S_ISDIR(sb.st_mode))
         return sp_error_set(err, SP_ERR_IO, "%s: is a directory, not a profile file", path);
+    /* opening a FIFO would block until a writer comes; HDF5 needs to seek anyway */
+    if (!S_ISREG(sb.st_mode))
+        return sp_error_set(err, SP_ERR_IO,
+                            "%s: is a %s, not a regular file; save the profile to a file first",
+                            path, S_ISFIFO(sb.st_mode) ? "FIFO" : "special file");
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         if (errno == EACCES)

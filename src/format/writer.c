@@ -20,6 +20,8 @@
 struct sp_writer {
     char *path;
     char *tmp_path;
+    const sp_target_id *since;
+    char **saved_as;
     hid_t file;
     uint64_t total_events;
     uint64_t announced_events; /* sum of the counts of the rows added so far */
@@ -172,6 +174,10 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
         release(w);
         return NULL;
+    }
+    if (options) {
+        w->since = options->since;
+        w->saved_as = options->saved_as;
     }
     w->tmp_path = sp_atomic_begin(path, err);
     if (!w->tmp_path) {
@@ -443,7 +449,7 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
         sp_writer_abort(w);
         return st;
     }
-    st = sp_atomic_commit(w->tmp_path, w->path, err);
+    st = sp_atomic_commit_checked(w->tmp_path, w->path, w->since, w->saved_as, err);
     release(w);
     return st;
 }

@@ -10,11 +10,16 @@
 #include "common/visibility.h"
 #include <stdint.h>
 
+#include "format/atomic_file.h"
 #include "model/model.h"
 
 typedef struct sp_write_options {
     sp_compression compression;
     int compression_level; /* with SP_COMPRESSION_GZIP */
+    /* optional: the target as it was when the run started; if another process
+     * writes it meanwhile, both are kept and *saved_as names ours (malloc'ed) */
+    const sp_target_id *since;
+    char **saved_as;
 } sp_write_options;
 
 /* Events below this count are not compressed under SP_COMPRESSION_AUTO. */

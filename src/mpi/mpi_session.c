@@ -146,10 +146,11 @@ static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
 /* Rank 0: creates the file (or, failing that, a fallback in $TMPDIR, and then
  * *target_status keeps why the target failed: finalize returns it). */
 static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads,
-                                sp_status *target_status, sp_error *err) {
-    sp_write_options wo = {data->config.compression, data->config.compression_level};
+                                sp_status *target_status, char **saved_as, sp_error *err) {
+    sp_write_options wo = sp_internal_write_options(data, 1, saved_as);
     sp_writer *w = sp_writer_create(data->config.file_path, total, threads, &wo, err);
     if (w) return w;
+    wo = sp_internal_write_options(data, 0, NULL);
     *target_status = err->status;
     fprintf(stderr, "scope-profiler: %s\n", err->message);
     char *fallback = sp_internal_fallback_path(data->config.file_path);
@@ -166,7 +167,8 @@ static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *dat
                                    int64_t num_nodes, sp_clock_offset *offsets,
                                    sp_status *target_status, sp_error *err) {
     sp_status st = sp_internal_session_describe(data, size, num_nodes);
-    sp_writer *w = st ? NULL : create_writer(data, total, threads, target_status, err);
+    char *saved_as = NULL;
+    sp_writer *w = st ? NULL : create_writer(data, total, threads, target_status, &saved_as, err);
     int go = w != NULL;
     MPI_Bcast(&go, 1, MPI_INT, 0, comm);
     if (!w) return st ? st : err->status;
@@ -184,7 +186,9 @@ static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *dat
         sp_writer_abort(w);
         return st;
     }
-    return sp_writer_commit(w, err);
+    st = sp_writer_commit(w, err);
+    sp_internal_session_moved(data, saved_as); /* the summary reads the file back */
+    return st;
 }
 
 /* Everyone: rank 0 reads the written file back for the summary and the results. */

@@ -24,6 +24,7 @@ void sp_mpi_write_rank_file(sp_session_data *data, int rank, int size) {
     sp_model_meta_int(&data->model, "mpi_rank", rank);
     char *target = data->config.file_path;
     data->config.file_path = path;
+    data->target.taken = 0; /* the check was for the shared file */
     if (sp_internal_session_write(data, &data->model) == SP_OK)
         fprintf(stderr,
                 "scope-profiler: rank %d saved its calls to %s (join the ranks' files "

@@ -24,6 +24,7 @@ static sp_session_state state;
 static sp_config config;
 static int64_t start_ns;
 static char *last_output_path;
+static sp_target_id target_at_setup;
 static sp_finalize_hook finalize_hook;
 
 /* A program on the serial library that a launcher started as several
@@ -73,6 +74,7 @@ sp_status sp_setup(const sp_options *options) {
     } else if (st == SP_OK) {
         free(last_output_path);
         last_output_path = strdup(config.file_path);
+        sp_target_id_take(config.file_path, &target_at_setup);
         sp_mismatch_reset();
         if (config.disable) {
             state = SP_SESSION_DISABLED;
@@ -108,6 +110,7 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
     out->finalize_ns = sp_internal_clock_now_ns();
     out->start_ns = start_ns;
+    out->target = target_at_setup;
     out->config = config; /* moves the strings */
     memset(&config, 0, sizeof config);
     pthread_mutex_unlock(&session_lock);
@@ -154,13 +157,39 @@ char *sp_internal_fallback_path(const char *path) {
     return result;
 }
 
-sp_status sp_internal_session_write(const sp_session_data *data, const sp_model *model) {
-    sp_write_options wo = {data->config.compression, data->config.compression_level};
+sp_write_options sp_internal_write_options(sp_session_data *data, int guarded, char **saved_as) {
+    sp_write_options wo = {
+        .compression = data->config.compression,
+        .compression_level = data->config.compression_level,
+        .since = guarded ? &data->target : NULL,
+        .saved_as = saved_as,
+    };
+    return wo;
+}
+
+void sp_internal_session_moved(sp_session_data *data, char *path) {
+    if (!path) return;
+    free(data->config.file_path);
+    data->config.file_path = path;
+    pthread_mutex_lock(&session_lock);
+    free(last_output_path);
+    last_output_path = strdup(path);
+    pthread_mutex_unlock(&session_lock);
+}
+
+sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model) {
+    char *saved_as = NULL;
+    sp_write_options wo = sp_internal_write_options(data, 1, &saved_as);
     sp_error err = {SP_OK, ""};
     sp_status st = sp_write_model(model, data->config.file_path, &wo, &err);
-    if (st == SP_OK) return SP_OK;
+    if (st == SP_OK) {
+        sp_internal_session_moved(data, saved_as);
+        return SP_OK;
+    }
     fprintf(stderr, "scope-profiler: %s\n", err.message);
     if (st == SP_ERR_OUT_OF_MEMORY) return st;
+    wo.since = NULL;
+    wo.saved_as = NULL;
     char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&

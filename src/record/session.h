@@ -9,6 +9,8 @@
 #include "common/visibility.h"
 #include <stdio.h>
 
+#include "format/atomic_file.h"
+#include "format/writer.h"
 #include "model/model.h"
 #include "record/collect.h"
 #include "record/config.h"
@@ -26,6 +28,7 @@ typedef struct sp_session_data {
     int64_t finalize_ns;
     sp_model model; /* rows of rank `rank` only, no metadata yet */
     sp_collect_report report;
+    sp_target_id target; /* the output path at sp_setup: another run writing it is detected */
 } sp_session_data;
 
 SP_INTERNAL_API sp_session_state sp_internal_session_state(void);
@@ -39,9 +42,18 @@ SP_INTERNAL_API sp_status sp_internal_session_describe(sp_session_data *data, in
                                                        int64_t num_nodes);
 
 /* Writes a model to the configured path; on failure tries a fallback path in
- * $TMPDIR so that the recorded data is not lost, and reports both on stderr. */
-SP_INTERNAL_API sp_status sp_internal_session_write(const sp_session_data *data,
-                                                    const sp_model *model);
+ * $TMPDIR so that the recorded data is not lost, and reports both on stderr.
+ * If another process wrote the target during the run, the data goes beside it
+ * and data->config.file_path (and sp_output_path()) name where. */
+SP_INTERNAL_API sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model);
+
+/* The write options of the session (compression; the target check when
+ * `guarded`); saved_as receives a changed output name. */
+SP_INTERNAL_API sp_write_options sp_internal_write_options(sp_session_data *data, int guarded,
+                                                           char **saved_as);
+
+/* Records that the profile went to `path` instead of the configured one (takes it). */
+SP_INTERNAL_API void sp_internal_session_moved(sp_session_data *data, char *path);
 
 /* ${TMPDIR:-/tmp}/NAME.PID.h5: where a profile goes when its target fails (malloc'ed). */
 SP_INTERNAL_API char *sp_internal_fallback_path(const char *path);
