@@ -158,8 +158,7 @@ static void progress(const merge_plan *plan, size_t done) {
 }
 
 static sp_status write_merged(const merge_plan *plan, const char *out_path, sp_error *err) {
-    sp_write_options options = {.compression = SP_COMPRESSION_AUTO,
-                                .compression_level = SP_AUTO_GZIP_LEVEL};
+    sp_write_options options = {SP_COMPRESSION_AUTO, SP_AUTO_GZIP_LEVEL};
     sp_writer *w = sp_writer_create(out_path, plan->total_events, plan->has_threads, &options, err);
     if (!w) return err->status ? err->status : SP_ERR_IO;
     offset_list offsets = {NULL, 0, 0};

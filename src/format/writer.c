@@ -119,6 +119,11 @@ void sp_writer_abort(sp_writer *w) {
     free(tmp);
 }
 
+void sp_writer_guard_target(sp_writer *w, const sp_target_id *since, char **saved_as) {
+    w->since = since;
+    w->saved_as = saved_as;
+}
+
 static hid_t create_event_column(sp_writer *w, hid_t group, const char *name, int gzip_level) {
     hsize_t dims = w->total_events;
     hid_t space = H5Screate_simple(1, &dims, NULL);
@@ -174,10 +179,6 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
         release(w);
         return NULL;
-    }
-    if (options) {
-        w->since = options->since;
-        w->saved_as = options->saved_as;
     }
     w->tmp_path = sp_atomic_begin(path, err);
     if (!w->tmp_path) {
@@ -456,8 +457,15 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
 
 sp_status sp_write_model(const sp_model *m, const char *path, const sp_write_options *options,
                          sp_error *err) {
+    return sp_write_model_guarded(m, path, options, NULL, NULL, err);
+}
+
+sp_status sp_write_model_guarded(const sp_model *m, const char *path,
+                                 const sp_write_options *options, const sp_target_id *since,
+                                 char **saved_as, sp_error *err) {
     sp_writer *w = sp_writer_create(path, m->num_events, m->thread_ids != NULL, options, err);
     if (!w) return err ? err->status : SP_ERR_IO;
+    sp_writer_guard_target(w, since, saved_as);
     sp_status st = sp_writer_put_regions(w, m->region_names, m->num_regions, err);
     if (!st) st = sp_writer_put_metadata(w, m->meta, m->num_meta, err);
     if (!st)

@@ -16,10 +16,6 @@
 typedef struct sp_write_options {
     sp_compression compression;
     int compression_level; /* with SP_COMPRESSION_GZIP */
-    /* optional: the target as it was when the run started; if another process
-     * writes it meanwhile, both are kept and *saved_as names ours (malloc'ed) */
-    const sp_target_id *since;
-    char **saved_as;
 } sp_write_options;
 
 /* Events below this count are not compressed under SP_COMPRESSION_AUTO. */
@@ -36,6 +32,12 @@ typedef struct sp_writer sp_writer;
 SP_INTERNAL_API sp_writer *sp_writer_create(const char *path, uint64_t total_events,
                                             int has_thread_ids, const sp_write_options *options,
                                             sp_error *err);
+
+/* Optional: the target as it was when the run started (kept until commit);
+ * if another process writes it meanwhile, both are kept and *saved_as
+ * (malloc'ed) names ours. */
+SP_INTERNAL_API void sp_writer_guard_target(sp_writer *w, const sp_target_id *since,
+                                            char **saved_as);
 
 /* The region table (region ids index it). */
 SP_INTERNAL_API sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count,
@@ -80,5 +82,10 @@ SP_INTERNAL_API void sp_writer_abort(sp_writer *w);
 /* Writes a whole model in one go. */
 SP_INTERNAL_API sp_status sp_write_model(const sp_model *m, const char *path,
                                          const sp_write_options *options, sp_error *err);
+/* The same with sp_writer_guard_target(). */
+SP_INTERNAL_API sp_status sp_write_model_guarded(const sp_model *m, const char *path,
+                                                 const sp_write_options *options,
+                                                 const sp_target_id *since, char **saved_as,
+                                                 sp_error *err);
 
 #endif

@@ -147,10 +147,12 @@ static int64_t count_nodes(MPI_Comm comm, int rank, int size) {
  * *target_status keeps why the target failed: finalize returns it). */
 static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threads,
                                 sp_status *target_status, char **saved_as, sp_error *err) {
-    sp_write_options wo = sp_internal_write_options(data, 1, saved_as);
+    sp_write_options wo = sp_internal_write_options(data);
     sp_writer *w = sp_writer_create(data->config.file_path, total, threads, &wo, err);
-    if (w) return w;
-    wo = sp_internal_write_options(data, 0, NULL);
+    if (w) {
+        sp_writer_guard_target(w, &data->target, saved_as);
+        return w;
+    }
     *target_status = err->status;
     fprintf(stderr, "scope-profiler: %s\n", err->message);
     char *fallback = sp_internal_fallback_path(data->config.file_path);

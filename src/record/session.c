@@ -157,13 +157,8 @@ char *sp_internal_fallback_path(const char *path) {
     return result;
 }
 
-sp_write_options sp_internal_write_options(sp_session_data *data, int guarded, char **saved_as) {
-    sp_write_options wo = {
-        .compression = data->config.compression,
-        .compression_level = data->config.compression_level,
-        .since = guarded ? &data->target : NULL,
-        .saved_as = saved_as,
-    };
+sp_write_options sp_internal_write_options(const sp_session_data *data) {
+    sp_write_options wo = {data->config.compression, data->config.compression_level};
     return wo;
 }
 
@@ -179,17 +174,16 @@ void sp_internal_session_moved(sp_session_data *data, char *path) {
 
 sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model) {
     char *saved_as = NULL;
-    sp_write_options wo = sp_internal_write_options(data, 1, &saved_as);
+    sp_write_options wo = sp_internal_write_options(data);
     sp_error err = {SP_OK, ""};
-    sp_status st = sp_write_model(model, data->config.file_path, &wo, &err);
+    sp_status st =
+        sp_write_model_guarded(model, data->config.file_path, &wo, &data->target, &saved_as, &err);
     if (st == SP_OK) {
         sp_internal_session_moved(data, saved_as);
         return SP_OK;
     }
     fprintf(stderr, "scope-profiler: %s\n", err.message);
     if (st == SP_ERR_OUT_OF_MEMORY) return st;
-    wo.since = NULL;
-    wo.saved_as = NULL;
     char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&

@@ -47,10 +47,8 @@ SP_INTERNAL_API sp_status sp_internal_session_describe(sp_session_data *data, in
  * and data->config.file_path (and sp_output_path()) name where. */
 SP_INTERNAL_API sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model);
 
-/* The write options of the session (compression; the target check when
- * `guarded`); saved_as receives a changed output name. */
-SP_INTERNAL_API sp_write_options sp_internal_write_options(sp_session_data *data, int guarded,
-                                                           char **saved_as);
+/* The write options of the session (compression). */
+SP_INTERNAL_API sp_write_options sp_internal_write_options(const sp_session_data *data);
 
 /* Records that the profile went to `path` instead of the configured one (takes it). */
 SP_INTERNAL_API void sp_internal_session_moved(sp_session_data *data, char *path);

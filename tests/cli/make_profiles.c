@@ -95,7 +95,7 @@ static void build(sp_model *m, const char *const *names, size_t num_names, const
 static void write_file(const char *dir, const char *name, sp_model *m) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    sp_write_options options = {.compression = SP_COMPRESSION_NONE};
+    sp_write_options options = {SP_COMPRESSION_NONE, 0};
     sp_error err = {0};
     if (sp_write_model(m, path, &options, &err) != SP_OK) {
         fprintf(stderr, "make_profiles: %s\n", err.message);

@@ -320,7 +320,7 @@ static void large_model(sp_model *m, size_t per_row) {
 static void compression_case(sp_compression compression, int expect_deflate, const char *name) {
     sp_model m;
     large_model(&m, 7000); /* 21,000 calls: above the auto threshold */
-    sp_write_options options = {.compression = compression, .compression_level = 6};
+    sp_write_options options = {compression, 6};
     const char *path = fs_path(name);
     round_trip(&m, name, &options);
     /* round_trip rewrote the same path; check the layout of what it read. */
