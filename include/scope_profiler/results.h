@@ -422,10 +422,20 @@ typedef struct sp_print_options {
     const char *percentage_mode; /* NULL/"coverage" or "exclusive" (the percent column) */
     int title_counts_rows;       /* nonzero: " (N)" is appended to the title, N being the
                                     number of regions shown (as inspect's "Regions (N)") */
+    size_t top;                  /* nonzero: only the first `top` regions of a flat sort
+                                    (sort NULL then means "total") */
+    size_t max_width;            /* nonzero: cut long region cells with "…" (ASCII "~") so
+                                    that the table fits in this many columns; 0 = never */
 } sp_print_options;
 
 /**
  * print_summary(): the nested box table, the notes box unless suppressed, and
+ * an empty line. A flat sort (any sort but "start") lists each region once
+ * with no tree prefixes and no "(own)" rows, since rows no longer follow
+ * their parents. The default (tree order, no top, no max_width) is the Python
+ * package's table exactly.
+ *
+ * As the Python package:
  * an empty line; "  (no regions recorded)" (after the title) when no region is
  * selected. Nothing is printed on error.
  */

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int cli_colour_wanted(FILE *stream) {
@@ -20,4 +21,15 @@ void cli_print_title(FILE *out, int bold, const char *fmt, ...) {
     if (bold) fputs("\033[0m", out);
     fputc('\n', out);
     va_end(ap);
+}
+
+size_t cli_terminal_width(FILE *stream) {
+    struct winsize ws;
+    if (isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    const char *columns = getenv("COLUMNS");
+    if (!columns || !*columns) return 0;
+    char *end;
+    long n = strtol(columns, &end, 10);
+    return *end == '\0' && n > 0 ? (size_t)n : 0;
 }

@@ -5,6 +5,7 @@
 #ifndef SP_CLI_COLOUR_H
 #define SP_CLI_COLOUR_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Nonzero when output to stream may be coloured. */
@@ -13,5 +14,9 @@ int cli_colour_wanted(FILE *stream);
 /* Prints the formatted text followed by a newline, in bold when bold is nonzero. */
 void cli_print_title(FILE *out, int bold, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The width to fit tables in: the terminal's when stream is one, else
+ * $COLUMNS when set, else 0 (no limit: pipes and files get whole names). */
+size_t cli_terminal_width(FILE *stream);
 
 #endif

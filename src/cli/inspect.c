@@ -25,7 +25,10 @@ enum {
     OPT_QUIET,
     OPT_FORMAT,
     OPT_PER_RANK,
-    OPT_ASCII
+    OPT_ASCII,
+    OPT_SUPPRESS_NOTES,
+    OPT_TOP,
+    OPT_WIDTH
 };
 
 static const cli_option OPTIONS[] = {
@@ -41,6 +44,9 @@ static const cli_option OPTIONS[] = {
     {"format", 0, CLI_VALUE, OPT_FORMAT},
     {"per-rank", 0, CLI_FLAG, OPT_PER_RANK},
     {"ascii", 0, CLI_FLAG, OPT_ASCII},
+    {"suppress-notes", 0, CLI_FLAG, OPT_SUPPRESS_NOTES},
+    {"top", 0, CLI_VALUE, OPT_TOP},
+    {"width", 0, CLI_VALUE, OPT_WIDTH},
     CLI_SELECT_OPTIONS,
 };
 
@@ -99,6 +105,22 @@ static int on_value(inspect_options *o, int id, const char *value) {
         return 0;
     case OPT_FORMAT:
         return set_format(o, value);
+    case OPT_TOP:
+    case OPT_WIDTH: {
+        char *end;
+        long n = strtol(value, &end, 10);
+        int ok = *value && *end == '\0' && n >= (id == OPT_TOP ? 1 : 0) && n <= 1000000000L;
+        if (!ok)
+            return cli_value_error("inspect", "bad --%s \"%s\": expected %s",
+                                   id == OPT_TOP ? "top" : "width", value,
+                                   id == OPT_TOP ? "a number of regions, 1 or more"
+                                                 : "a number of columns (0: no limit)");
+        if (id == OPT_TOP)
+            o->top = (size_t)n;
+        else
+            o->width = n;
+        return 0;
+    }
     default:
         return cli_select_option(&o->select, id, value);
     }
@@ -125,6 +147,9 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_ASCII:
         o->ascii = 1;
         return 0;
+    case OPT_SUPPRESS_NOTES:
+        o->suppress_notes = 1;
+        return 0;
     default:
         return on_value(o, id, value);
     }
@@ -145,6 +170,9 @@ static int check_combinations(const inspect_options *o) {
                                o->format == INSPECT_JSON ? "json" : "csv");
     if (o->sort || o->columns.count || o->source.count)
         return cli_usage_error(cmd, "--sort, --columns and --source apply to --format table only");
+    if (o->top || o->suppress_notes || o->width >= 0)
+        return cli_usage_error(cmd, "--top, --suppress-notes and --width apply to --format table "
+                                    "only (JSON and CSV keep every row and full names)");
     return 0;
 }
 
@@ -242,6 +270,7 @@ int cli_inspect(int argc, char **argv) {
                                           sizeof OPTIONS / sizeof OPTIONS[0], on_option};
     inspect_options o;
     memset(&o, 0, sizeof o);
+    o.width = -1;
     cli_list args = CLI_LIST_INIT, files = CLI_LIST_INIT;
     int rc = cli_parse(&spec, argc, argv, &o, &args);
     if (!rc) rc = check_combinations(&o);
@@ -249,6 +278,7 @@ int cli_inspect(int argc, char **argv) {
     if (!rc) {
         o.filter = cli_select_filter(&o.select);
         o.colour = o.format == INSPECT_TABLE && cli_colour_wanted(stdout);
+        o.fit_to = o.width >= 0 ? (size_t)o.width : cli_terminal_width(stdout);
         rc = run(&files, &o);
     }
     cli_list_free(&args);

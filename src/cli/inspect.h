@@ -29,7 +29,11 @@ typedef struct inspect_options {
     int quiet;
     int per_rank;
     int ascii;
-    int colour; /* bold titles on stdout */
+    int suppress_notes;
+    size_t top;    /* --top N; 0 = every region */
+    long width;    /* --width N; -1 = not given (the terminal's, or $COLUMNS) */
+    size_t fit_to; /* the width the table is fitted to; 0 = no limit */
+    int colour;    /* bold titles on stdout */
 } inspect_options;
 
 /* The banner: rule, "{label} - {path}", the counts line, rule, empty line. */

@@ -16,6 +16,9 @@ static sp_print_options print_options(const inspect_options *o) {
     p.filter = o->filter;
     p.ascii = o->ascii;
     p.percentage_mode = o->percentage_mode;
+    p.suppress_notes = o->suppress_notes;
+    p.top = o->top;
+    p.max_width = o->fit_to;
     return p;
 }
 

@@ -32,14 +32,24 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
         st = sp_table_columns_parse(options->columns, options->num_columns, cols, err);
         if (st) goto done;
     }
-    st = sp_table_rows_build(results, &options->filter, options->sort, mode, &rows, err);
+    const char *sort = options->sort;
+    if (options->top && (!sort || !*sort)) sort = "total";
+    st = sp_table_rows_build(results, &options->filter, sort, mode, &rows, err);
     if (st) goto done;
+    int flat = sort && *sort && strcmp(sort, "start") != 0;
+    if (flat)
+        for (size_t i = 0; i < rows.count; i++) {
+            rows.rows[i].depth = 0;
+            rows.rows[i].has_children = 0;
+        }
+    sp_table_rows shown = rows;
+    if (options->top && options->top < shown.count) shown.count = options->top;
     /* Python: title or default_title(), so an empty title also gets the default */
     title =
         options->title && *options->title ? strdup(options->title) : sp_run_default_title(results);
     if (title && options->title_counts_rows) {
         char *counted = NULL;
-        if (asprintf(&counted, "%s (%zu)", title, rows.count) < 0) counted = NULL;
+        if (asprintf(&counted, "%s (%zu)", title, shown.count) < 0) counted = NULL;
         free(title);
         title = counted;
     }
@@ -53,8 +63,9 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
                            options->ascii,
                            options->suppress_notes,
                            title,
-                           sp_run_file_path(results)};
-    st = sp_table_print(out, &rows, &fmt, err);
+                           sp_run_file_path(results),
+                           options->max_width};
+    st = sp_table_print(out, &shown, &fmt, err);
 done:
     if (rows.rows) sp_table_rows_free(&rows);
     free(cols);

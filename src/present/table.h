@@ -111,6 +111,7 @@ typedef struct sp_table_format {
     int suppress_notes;
     const char *title;     /* notes title; also printed above "(no regions recorded)" */
     const char *file_path; /* for the hints in the notes; NULL = none */
+    size_t max_width;      /* nonzero: cut region cells so that the table fits */
 } sp_table_format;
 
 /* Formats the rows into text (the table, the notes unless suppressed, the

@@ -1,6 +1,8 @@
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
+#include "common/utf8.h"
 #include "present/table.h"
 
 /* The text of every cell, row-major, "(own)" rows included. */
@@ -45,8 +47,54 @@ static int grid_fill(cell_grid *g, const sp_table_rows *rows, const sp_table_col
     return 1;
 }
 
-sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
-                               sp_error *err) {
+/* Bytes of the first k code points of s (as sp_utf8_length counts them). */
+static size_t prefix_bytes(const char *s, size_t k) {
+    size_t n = strlen(s), i = 0;
+    for (; k > 0 && i < n; k--) {
+        int32_t cp;
+        i += sp_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    }
+    return i;
+}
+
+/* Cuts the region column's long cells (with an ellipsis) until the table fits in
+ * max_width columns, down to 20 columns; the other columns stay whole. */
+static int fit_width(cell_grid *g, const char *const *headers, size_t ncols, size_t max_width,
+                     int ascii) {
+    size_t total = 4 + 2 * (ncols ? ncols - 1 : 0), region = 0;
+    for (size_t j = 0; j < ncols; j++) {
+        size_t w = sp_utf8_length(headers[j]) + 2;
+        for (size_t i = 0; i < g->nrows; i++) {
+            size_t len = sp_utf8_length(g->cells[i * ncols + j]);
+            if (len > w) w = len;
+        }
+        total += w + 2;
+        if (j == 0) region = w;
+    }
+    /* names stay readable: never shorter than 20 columns (or the header) */
+    size_t floor = sp_utf8_length(headers[0]) + 2;
+    if (floor < 20) floor = 20;
+    if (total <= max_width || region <= floor) return 1;
+    size_t keep = region - (total - max_width);
+    if (total - max_width >= region || keep < floor) keep = floor;
+    const char *mark = ascii ? "~" : "\xe2\x80\xa6";
+    for (size_t i = 0; i < g->nrows; i++) {
+        char *cell = g->cells[i * ncols];
+        if (sp_utf8_length(cell) <= keep) continue;
+        size_t bytes = prefix_bytes(cell, keep - 1);
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_textbuf_append_n(&b, cell, bytes);
+        sp_textbuf_append(&b, mark);
+        char *cut = sp_textbuf_take(&b);
+        if (!cut) return 0;
+        free(cell);
+        g->cells[i * ncols] = cut;
+    }
+    return 1;
+}
+
+sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
+                               const sp_table_format *fmt, sp_error *err) {
     if (!rows->count) {
         if (fmt->title && *fmt->title) {
             sp_textbuf_append(out, fmt->title);
@@ -76,6 +124,13 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const
     }
     for (size_t j = 0; j < ncols; j++)
         headers[j] = sp_table_column_header(cols[j]);
+    if (fmt->max_width && cols[0] == SP_COL_REGION &&
+        !fit_width(&grid, headers, ncols, fmt->max_width, fmt->ascii)) {
+        free(headers);
+        grid_free(&grid);
+        out->failed = 1;
+        goto done;
+    }
     sp_table_layout(out, headers, ncols, (const char *const *)grid.cells, grid.nrows, fmt->ascii);
     free(headers);
     grid_free(&grid);

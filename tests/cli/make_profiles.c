@@ -7,6 +7,7 @@
  *   empty.h5             no region at all
  *   source.h5            a region with captured source text, one without
  *   names.h5             names with a comma, quotes, a line break, non-ASCII
+ *   long.h5              long nested region names (fitting a width)
  *   threads.h5           two threads (the events' thread column)
  *   run.rank{0,1,2}.h5   the MPI library's per-rank fallback files of one run
  *   cb_rank{0,1}.h5      C-backend style: rows on rank 0, metadata mpi_rank
@@ -195,6 +196,22 @@ static void make_names(const char *dir) {
     write_file(dir, "names.h5", &m);
 }
 
+/* long.h5: long region names, nested (for fitting the table to a width) */
+static void make_long_names(const char *dir) {
+    static const char *const names[] = {
+        "solver::time_integration::runge_kutta_stage",
+        "solver::time_integration::runge_kutta_stage::assemble_right_hand_side",
+        "io::checkpoint::write_restart_file_to_parallel_filesystem", "step"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 6 * MS, NO_THREAD},
+                                 {1, 0, T0 + 2 * MS, T0 + 5 * MS, NO_THREAD},
+                                 {2, 0, T0 + 7 * MS, T0 + 9 * MS, NO_THREAD},
+                                 {3, 0, T0 + 9 * MS, T0 + 10 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "long names", T0, T0 + 10 * MS);
+    write_file(dir, "long.h5", &m);
+}
+
 static void make_threads(const char *dir) {
     static const char *const names[] = {"work", "io"};
     static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 4 * MS, 1},
@@ -258,6 +275,7 @@ int main(int argc, char **argv) {
     make_small(dir);
     make_source(dir);
     make_names(dir);
+    make_long_names(dir);
     make_threads(dir);
     for (uint32_t r = 0; r < 3; r++)
         make_rank_file(dir, r);

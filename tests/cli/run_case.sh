@@ -31,7 +31,7 @@ cd "$work" || exit 1
 PATH="${SP_CLI_WRAPPER_DIR:+$SP_CLI_WRAPPER_DIR:}$bin:$PATH"
 NO_COLOR=1
 export PATH NO_COLOR
-unset SCOPE_PROFILER_OUTPUT SCOPE_PROFILER_LABEL
+unset SCOPE_PROFILER_OUTPUT SCOPE_PROFILER_LABEL COLUMNS
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
