@@ -103,33 +103,33 @@ typedef struct sp_significance {
     sp_sig_method method;
     double ratio, ratio_low, ratio_high;
     double p_value;
-    double df;             /* degrees of freedom of the t distribution */
-    uint64_t samples_a;    /* calls or runs behind the estimate */
+    double df;          /* degrees of freedom of the t distribution */
+    uint64_t samples_a; /* calls or runs behind the estimate */
     uint64_t samples_b;
 } sp_significance;
 
 /** One row: a region or call path in a, b or both. */
 typedef struct sp_compare_row {
-    char *name;   /* region name or "a > b" call path */
-    int in_a;     /* the side holds the row (with a value for the metric) */
+    char *name; /* region name or "a > b" call path */
+    int in_a;   /* the side holds the row (with a value for the metric) */
     int in_b;
     double a, b;  /* the metric on each side; NaN when not in that side */
     double delta; /* b - a, a missing side counting as 0 */
     int has_pct;
-    double pct; /* delta / a * 100; only when a is known and nonzero */
+    double pct;              /* delta / a * 100; only when a is known and nonzero */
     uint32_t runs_a, runs_b; /* runs of each side that hold the row */
     sp_significance sig;
 } sp_compare_row;
 
 typedef struct sp_compare_options {
-    sp_metric metric;    /* default SP_METRIC_TOTAL */
-    sp_compare_by by;    /* default by region */
+    sp_metric metric;     /* default SP_METRIC_TOTAL */
+    sp_compare_by by;     /* default by region */
     sp_compare_sort sort; /* default by |delta| */
-    int has_threshold;   /* nonzero: drop rows whose |pct| < threshold (rows without pct stay) */
+    int has_threshold;    /* nonzero: drop rows whose |pct| < threshold (rows without pct stay) */
     double threshold;
-    sp_filter filter;    /* include/exclude regexes (on region names) and ranks */
-    int significance;    /* nonzero: compute verdicts */
-    double level;        /* significance level, 0 < level < 1; 0 = 0.01 */
+    sp_filter filter; /* include/exclude regexes (on region names) and ranks */
+    int significance; /* nonzero: compute verdicts */
+    double level;     /* significance level, 0 < level < 1; 0 = 0.01 */
 } sp_compare_options;
 
 #define SP_COMPARE_DEFAULT_LEVEL 0.01
@@ -168,9 +168,9 @@ SP_API void sp_comparison_free(sp_comparison *comparison);
  * the mean). count_factor scales the ratio (1 for a plain ratio of means).
  * Fewer than two samples on a side: SP_VERDICT_TOO_FEW_CALLS.
  */
-SP_API sp_significance sp_significance_test(uint64_t n_a, double mean_a, double var_a,
-                                            uint64_t n_b, double mean_b, double var_b,
-                                            double count_factor, double level);
+SP_API sp_significance sp_significance_test(uint64_t n_a, double mean_a, double var_a, uint64_t n_b,
+                                            double mean_b, double var_b, double count_factor,
+                                            double level);
 
 /** Check options: a row violates the budget when its pct exceeds
  *  max_regression (and, with significant, its verdict is "slower"; rows
@@ -188,12 +188,12 @@ SP_API int sp_compare_row_violates(const sp_compare_row *row, const sp_check_opt
 /* --- Scaling ------------------------------------------------------------- */
 
 typedef struct sp_scaling_options {
-    const char *x;   /* "mpi_size" (NULL), "omp_num_threads", "total_cores", "num_nodes"
-                        or any numeric metadata key */
-    int weak;        /* nonzero: weak scaling (efficiency = t(x0) / t(x)) */
-    int total;       /* 0: the mean time per call pooled over the selected ranks; nonzero:
-                        the total per rank (the selected ranks' total / the number of them
-                        with calls) */
+    const char *x; /* "mpi_size" (NULL), "omp_num_threads", "total_cores", "num_nodes"
+                      or any numeric metadata key */
+    int weak;      /* nonzero: weak scaling (efficiency = t(x0) / t(x)) */
+    int total;     /* 0: the mean time per call pooled over the selected ranks; nonzero:
+                      the total per rank (the selected ranks' total / the number of them
+                      with calls) */
     sp_filter filter;
 } sp_scaling_options;
 
@@ -214,10 +214,10 @@ typedef struct sp_scaling_region {
 typedef struct sp_scaling {
     char *x_name;
     int weak;
-    sp_metric metric;     /* SP_METRIC_AVG or SP_METRIC_TOTAL (options.total) */
+    sp_metric metric; /* SP_METRIC_AVG or SP_METRIC_TOTAL (options.total) */
     size_t num_x;
-    double *xs;           /* distinct x values, ascending */
-    uint32_t *runs_at_x;  /* files at each x */
+    double *xs;          /* distinct x values, ascending */
+    uint32_t *runs_at_x; /* files at each x */
     size_t num_regions;
     sp_scaling_region *regions; /* regions in every run, in the first run's order */
 } sp_scaling;

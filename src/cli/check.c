@@ -30,8 +30,7 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_MAX_REGRESSION: {
         int rc = cli_parse_number("check", "max-regression", value, &a->check.max_regression);
         if (!rc && a->check.max_regression < 0)
-            return cli_value_error("check", "--max-regression must be non-negative, not %s",
-                                   value);
+            return cli_value_error("check", "--max-regression must be non-negative, not %s", value);
         return rc;
     }
     case OPT_FAIL_ON_NEW:
@@ -65,9 +64,9 @@ static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side
     printf("Regression budget: +%g%% (%s)", a->check.max_regression, sp_metric_name(c->metric));
     if (a->check.significant) printf(", significant slowdowns at level %g", c->level);
     putchar('\n');
-    int rc = cli_compare_print_table(c, failed(c, &a->check) ? "Regression check: FAIL"
-                                                             : "Regression check: PASS",
-                                     a->check.significant);
+    int rc = cli_compare_print_table(
+        c, failed(c, &a->check) ? "Regression check: FAIL" : "Regression check: PASS",
+        a->check.significant);
     if (!rc) print_violations(c, &a->check);
     return rc;
 }

@@ -34,8 +34,7 @@ static int set_format(cli_compare_args *a, const char *value) {
     else if (strcmp(value, "table") == 0 || strcmp(value, "text") == 0)
         a->format = CLI_OUT_TEXT;
     else
-        return cli_value_error(a->cmd, "unknown --format \"%s\": choose table, json or csv",
-                               value);
+        return cli_value_error(a->cmd, "unknown --format \"%s\": choose table, json or csv", value);
     return 0;
 }
 
@@ -132,8 +131,9 @@ int cli_compare_run(cli_compare_args *a, const cli_list *args, cli_side *sa, cli
                     sp_comparison **out) {
     *out = NULL;
     if (args->count != 2)
-        return cli_usage_error(a->cmd, "needs two FILE arguments, a baseline and a candidate "
-                                       "(got %zu; quote a glob to pool several runs per side)",
+        return cli_usage_error(a->cmd,
+                               "needs two FILE arguments, a baseline and a candidate "
+                               "(got %zu; quote a glob to pool several runs per side)",
                                args->count);
     int rc = load_side(a->cmd, args->items[0], sa);
     int rc_b = load_side(a->cmd, args->items[1], sb);
@@ -157,8 +157,7 @@ void cli_side_free(cli_side *s) {
     s->title = NULL;
 }
 
-sp_compare_doc cli_compare_doc(const cli_compare_args *a, const cli_side *sa,
-                               const cli_side *sb) {
+sp_compare_doc cli_compare_doc(const cli_compare_args *a, const cli_side *sa, const cli_side *sb) {
     sp_compare_doc d = {a->cmd,
                         sa->title,
                         sb->title,

@@ -13,19 +13,15 @@
 #include "present/compare_out.h"
 #include "scope_profiler/compare.h"
 
-enum {
-    CLI_OPT_METRIC = 2000,
-    CLI_OPT_BY,
-    CLI_OPT_FORMAT,
-    CLI_OPT_SIGNIFICANT,
-    CLI_OPT_LEVEL
-};
+enum { CLI_OPT_METRIC = 2000, CLI_OPT_BY, CLI_OPT_FORMAT, CLI_OPT_SIGNIFICANT, CLI_OPT_LEVEL };
 
 /* Option table entries of both commands (with CLI_SELECT_OPTIONS). */
 #define CLI_COMPARE_OPTIONS                                                                        \
-    {"metric", 0, CLI_VALUE, CLI_OPT_METRIC}, {"by", 0, CLI_VALUE, CLI_OPT_BY},                  \
+    {"metric", 0, CLI_VALUE, CLI_OPT_METRIC}, {"by", 0, CLI_VALUE, CLI_OPT_BY},                    \
         {"format", 0, CLI_VALUE, CLI_OPT_FORMAT},                                                  \
-        {"significant", 0, CLI_FLAG, CLI_OPT_SIGNIFICANT}, {"level", 0, CLI_VALUE, CLI_OPT_LEVEL}
+        {"significant", 0, CLI_FLAG, CLI_OPT_SIGNIFICANT}, {                                       \
+        "level", 0, CLI_VALUE, CLI_OPT_LEVEL                                                       \
+    }
 
 typedef enum cli_out_format { CLI_OUT_TEXT = 0, CLI_OUT_JSON, CLI_OUT_CSV } cli_out_format;
 
@@ -62,8 +58,7 @@ int cli_compare_run(cli_compare_args *a, const cli_list *args, cli_side *sa, cli
 void cli_side_free(cli_side *s);
 
 /* The document's side descriptions for JSON and CSV. */
-sp_compare_doc cli_compare_doc(const cli_compare_args *a, const cli_side *sa,
-                               const cli_side *sb);
+sp_compare_doc cli_compare_doc(const cli_compare_args *a, const cli_side *sa, const cli_side *sb);
 
 /* Writes the JSON or CSV of the comparison to stdout; 0 or an exit code. */
 int cli_compare_machine_output(const cli_compare_args *a, const sp_comparison *c,

@@ -38,12 +38,12 @@ void cmp_entries_free(cmp_entries *e);
 
 /* One key over the runs of a side (side.c). */
 typedef struct cmp_pooled {
-    const char *name; /* points into the side's entries */
-    uint32_t runs;    /* runs holding the key with a value */
-    double value;     /* mean of those runs' values */
-    int has_samples;  /* every such run has per-call durations */
-    uint64_t calls;   /* calls pooled over those runs */
-    double mean, var; /* pooled per-call mean and population variance */
+    const char *name;           /* points into the side's entries */
+    uint32_t runs;              /* runs holding the key with a value */
+    double value;               /* mean of those runs' values */
+    int has_samples;            /* every such run has per-call durations */
+    uint64_t calls;             /* calls pooled over those runs */
+    double mean, var;           /* pooled per-call mean and population variance */
     double unit_mean, unit_var; /* the runs' values for the run-level test (total or mean
                                    per call) and their sample variance */
 } cmp_pooled;
@@ -51,7 +51,7 @@ typedef struct cmp_pooled {
 typedef struct cmp_side {
     cmp_entries *runs; /* one per run */
     size_t num_runs;
-    cmp_pooled *keys;  /* sorted by name (strcmp) */
+    cmp_pooled *keys; /* sorted by name (strcmp) */
     size_t num_keys;
 } cmp_side;
 

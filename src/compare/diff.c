@@ -60,8 +60,8 @@ static int fill_row(sp_compare_row *row, const cmp_pooled *a, const cmp_pooled *
     if (o->significance)
         row->sig = verdict_of(a, b, o->metric, level);
     else
-        row->sig = (sp_significance){SP_VERDICT_NOT_COMPUTED, SP_SIG_NONE, NAN, NAN, NAN, NAN,
-                                     NAN, 0, 0};
+        row->sig =
+            (sp_significance){SP_VERDICT_NOT_COMPUTED, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0};
     return 1;
 }
 
@@ -149,8 +149,9 @@ static sp_status list_one_sided(sp_comparison *c, sp_error *err) {
 static sp_status check_options(size_t num_a, size_t num_b, const sp_compare_options *o,
                                double *level, sp_error *err) {
     if (!num_a || !num_b)
-        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "a comparison needs at least one run "
-                                                          "on each side");
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                            "a comparison needs at least one run "
+                            "on each side");
     if ((unsigned)o->metric >= SP_METRIC_COUNT_ || (unsigned)o->by > SP_COMPARE_BY_PATH ||
         (unsigned)o->sort > SP_COMPARE_SORT_NAME)
         return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "unknown metric, row kind or order");

@@ -103,16 +103,16 @@ static void from_pool(const sp_pool_stats *p, sp_metric m, cmp_entry *e) {
 }
 
 static sp_status fill(const sp_results *r, const sp_compare_options *o,
-                      const sp_mpi_region *const *regions, size_t n,
-                      const sp_summary_rows *summary, cmp_entries *out, sp_error *err) {
+                      const sp_mpi_region *const *regions, size_t n, const sp_summary_rows *summary,
+                      cmp_entries *out, sp_error *err) {
     out->items = calloc(n ? n : 1, sizeof *out->items);
     if (!out->items) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     int events = sp_results_has_events(r);
     for (size_t i = 0; i < n; i++) {
         cmp_entry *e = &out->items[out->count];
         sp_pool_stats p;
-        sp_status st = sp_region_pool_stats(regions[i], o->filter.ranks, o->filter.num_ranks, &p,
-                                            err);
+        sp_status st =
+            sp_region_pool_stats(regions[i], o->filter.ranks, o->filter.num_ranks, &p, err);
         if (st != SP_OK) return st;
         if (!(e->name = strdup(sp_mpi_region_name(regions[i]))))
             return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -133,7 +133,8 @@ static sp_status fill(const sp_results *r, const sp_compare_options *o,
             continue;
         }
         if (i >= summary->count || strcmp(summary->rows[i].name, e->name) != 0)
-            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "internal: summary rows out of order");
+            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                                "internal: summary rows out of order");
         const sp_summary_row *row = &summary->rows[i];
         if (o->metric == SP_METRIC_EXCLUSIVE && !row->has_exclusive && p.count)
             return unavailable(r, o->metric, err);

@@ -25,17 +25,15 @@ static sp_status missing_field(const sp_results *r, const char *key, sp_error *e
         if (b.len) sp_textbuf_append(&b, ", ");
         sp_textbuf_append(&b, item.key);
     }
-    sp_status st = sp_error_set(err, SP_ERR_BAD_OPTION,
-                                "%s has no metadata field '%s' (its fields: %s)",
-                                sp_results_path_text(r), key,
-                                n && sp_textbuf_str(&b) ? sp_textbuf_str(&b) : "none");
+    sp_status st = sp_error_set(
+        err, SP_ERR_BAD_OPTION, "%s has no metadata field '%s' (its fields: %s)",
+        sp_results_path_text(r), key, n && sp_textbuf_str(&b) ? sp_textbuf_str(&b) : "none");
     sp_textbuf_free(&b);
     return st;
 }
 
 /* A metadata value as a number (an int, a float, or a text that is one). */
-static sp_status metadata_number(const sp_results *r, const char *key, double *out,
-                                 sp_error *err) {
+static sp_status metadata_number(const sp_results *r, const char *key, double *out, sp_error *err) {
     sp_metadata_item item;
     if (!sp_results_metadata_find(r, key, &item)) return missing_field(r, key, err);
     if (item.type == SP_VALUE_INT) {
@@ -152,7 +150,8 @@ static sp_status region_curve(sp_scaling *s, const char *name, const sp_results 
     s->num_regions++;
     for (size_t i = 0; i < n; i++) {
         double t;
-        const sp_mpi_region *mr = sp_results_region_at(runs[i], (size_t)sp_results_find(runs[i], name));
+        const sp_mpi_region *mr =
+            sp_results_region_at(runs[i], (size_t)sp_results_find(runs[i], name));
         sp_status st = run_time(mr, o, &t, err);
         if (st != SP_OK) return st;
         if (!(t > 0.0)) continue;
@@ -196,8 +195,8 @@ sp_scaling *sp_scaling_compute(const sp_results *const *runs, size_t num_runs,
     sp_scaling_options o = {0};
     if (options) o = *options;
     if (num_runs < 2) {
-        sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
-                     "scaling needs at least two files (got %zu)", num_runs);
+        sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "scaling needs at least two files (got %zu)",
+                     num_runs);
         return NULL;
     }
     sp_scaling *s = calloc(1, sizeof *s);

@@ -96,8 +96,9 @@ sp_status cmp_side_build(const sp_results *const *runs, size_t n, const sp_compa
     if (!out->runs) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     out->num_runs = n;
     for (size_t i = 0; i < n; i++) {
-        sp_status st = o->by == SP_COMPARE_BY_PATH ? cmp_path_entries(runs[i], o, &out->runs[i], err)
-                                                   : cmp_region_entries(runs[i], o, &out->runs[i], err);
+        sp_status st = o->by == SP_COMPARE_BY_PATH
+                           ? cmp_path_entries(runs[i], o, &out->runs[i], err)
+                           : cmp_region_entries(runs[i], o, &out->runs[i], err);
         if (st != SP_OK) return st;
     }
     return pool(out, o->metric, err);

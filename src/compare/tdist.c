@@ -9,7 +9,7 @@
 
 /* Beyond this many degrees of freedom the normal tail is exact to ~1e-5 relative. */
 #define NORMAL_DF 1e5
-#define TINY 1e-300
+#define TINY      1e-300
 
 /* The continued fraction of I_x(a, b) (without its prefactor). */
 static double beta_fraction(double x, double a, double b) {

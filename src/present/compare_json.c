@@ -60,7 +60,8 @@ static struct json_object *side_json(const char *title, const char *const *files
     return o;
 }
 
-static int add_check(struct json_object *doc_obj, const sp_comparison *c, const sp_check_options *k) {
+static int add_check(struct json_object *doc_obj, const sp_comparison *c,
+                     const sp_check_options *k) {
     int fail = 0;
     for (size_t i = 0; i < c->count; i++)
         fail = fail || sp_compare_row_violates(&c->rows[i], k);
@@ -125,7 +126,8 @@ static void csv_number(sp_textbuf *out, int known, double v, int calls) {
 
 void sp_compare_csv(sp_textbuf *out, const sp_comparison *c, const sp_compare_doc *doc) {
     sp_textbuf_append(out, "name,a,b,delta,pct,runs_a,runs_b");
-    if (doc->significance) sp_textbuf_append(out, ",verdict,ratio,ratio_low,ratio_high,p_value,method");
+    if (doc->significance)
+        sp_textbuf_append(out, ",verdict,ratio,ratio_low,ratio_high,p_value,method");
     if (doc->check) sp_textbuf_append(out, ",violation");
     sp_textbuf_append(out, SP_CSV_EOL);
     int calls = c->metric == SP_METRIC_CALLS;

@@ -68,8 +68,7 @@ static void names_line(sp_textbuf *out, const char *prefix, const char *const *n
     sp_textbuf_putc(out, '\n');
 }
 
-void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
-                     int significance) {
+void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title, int significance) {
     if (title && *title) {
         sp_textbuf_append(out, title);
         sp_textbuf_putc(out, '\n');
@@ -84,7 +83,12 @@ void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
     snprintf(label_b, sizeof label_b, "%s (b)", sp_metric_label(c->metric));
     snprintf(interval, sizeof interval, "%.6g%% interval", (1.0 - c->level) * 100.0);
     const char *headers[MAX_COLS] = {c->by == SP_COMPARE_BY_PATH ? "call path" : "region",
-                                     label_a, label_b, "delta", "delta [%]", "b/a", interval,
+                                     label_a,
+                                     label_b,
+                                     "delta",
+                                     "delta [%]",
+                                     "b/a",
+                                     interval,
                                      "verdict"};
     char **cells = calloc(c->count * ncols + 1, sizeof *cells);
     if (!cells) {

@@ -72,8 +72,7 @@ void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
     for (size_t i = 0; ok && i < s->num_regions; i++)
         for (size_t k = 0; ok && k < s->num_x; k++)
             ok = point_cells(s, &s->regions[i], k, cells + (i * s->num_x + k) * NCOLS);
-    const char *headers[NCOLS] = {"region", s->x_name, "runs", "time [s]", "speedup",
-                                  "efficiency"};
+    const char *headers[NCOLS] = {"region", s->x_name, "runs", "time [s]", "speedup", "efficiency"};
     if (ok)
         sp_box_table(out, headers, NCOLS, (const char *const *)cells, nrows);
     else

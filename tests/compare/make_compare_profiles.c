@@ -82,8 +82,14 @@ static void repeated_run(const char *dir, const char *name, const char *label, u
         calls[n++] = (mb_call){2, 0, t, t + d, MB_NO_THREAD};
         t += d + 1000;
     }
-    mb_spec spec = {.regions = run_regions, .num_regions = 3, .calls = calls, .num_calls = n,
-                    .label = label, .has_start = 1, .start_time_ns = T0, .has_finalize = 1,
+    mb_spec spec = {.regions = run_regions,
+                    .num_regions = 3,
+                    .calls = calls,
+                    .num_calls = n,
+                    .label = label,
+                    .has_start = 1,
+                    .start_time_ns = T0,
+                    .has_finalize = 1,
                     .finalize_time_ns = t};
     write_spec(dir, name, &spec, 0);
 }
@@ -100,8 +106,12 @@ static void scaling_run(const char *dir, const char *name, uint32_t ranks, int64
     }
     char label[32];
     snprintf(label, sizeof label, "np%u", ranks);
-    mb_spec spec = {.regions = regions, .num_regions = 2, .calls = calls, .num_calls = n,
-                    .label = label, .mpi_size = ranks};
+    mb_spec spec = {.regions = regions,
+                    .num_regions = 2,
+                    .calls = calls,
+                    .num_calls = n,
+                    .label = label,
+                    .mpi_size = ranks};
     write_spec(dir, name, &spec, 2);
 }
 
@@ -117,8 +127,11 @@ static void run_all(void **state) {
                      i < 3 ? 0.0 : 1.0);
     static const char *const other_regions[] = {"alpha"};
     static const mb_call other_calls[] = {{0, 0, T0, T0 + 5 * MS, MB_NO_THREAD}};
-    mb_spec other = {.regions = other_regions, .num_regions = 1, .calls = other_calls,
-                     .num_calls = 1, .label = "other"};
+    mb_spec other = {.regions = other_regions,
+                     .num_regions = 1,
+                     .calls = other_calls,
+                     .num_calls = 1,
+                     .label = "other"};
     write_spec(dir, "other.h5", &other, 0);
     scaling_run(dir, "np1.h5", 1, 8 * MS);
     scaling_run(dir, "np2.h5", 2, 42 * MS / 10);

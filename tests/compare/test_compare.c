@@ -19,7 +19,7 @@
 #include "scope_profiler/compare.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define US 1000 /* ns */
+#define US   1000 /* ns */
 
 static void assert_near(double got, double want) {
     if (!(fabs(got - want) <= 1e-12 * fmax(fabs(got), fabs(want))))
@@ -32,16 +32,16 @@ static const char *const names[] = {"main", "work", "rec", "old", "new", "zero"}
 /* a: main 100 us holding work 20 + 30 us; rec 60 > 40 > 10 us; old 1 us; zero 0 us.
  * b: main 120 us holding work 30 + 50 us; rec 80 > 50 > 20 us; new 2 us; zero 5 us. */
 static const mb_call calls_a[] = {
-    {MAIN, 0, 0, 100 * US, MB_NO_THREAD},          {WORK, 0, 10 * US, 30 * US, MB_NO_THREAD},
-    {WORK, 0, 40 * US, 70 * US, MB_NO_THREAD},     {REC, 0, 200 * US, 260 * US, MB_NO_THREAD},
-    {REC, 0, 210 * US, 250 * US, MB_NO_THREAD},    {REC, 0, 220 * US, 230 * US, MB_NO_THREAD},
-    {OLD, 0, 300 * US, 301 * US, MB_NO_THREAD},    {ZERO, 0, 400 * US, 400 * US, MB_NO_THREAD},
+    {MAIN, 0, 0, 100 * US, MB_NO_THREAD},       {WORK, 0, 10 * US, 30 * US, MB_NO_THREAD},
+    {WORK, 0, 40 * US, 70 * US, MB_NO_THREAD},  {REC, 0, 200 * US, 260 * US, MB_NO_THREAD},
+    {REC, 0, 210 * US, 250 * US, MB_NO_THREAD}, {REC, 0, 220 * US, 230 * US, MB_NO_THREAD},
+    {OLD, 0, 300 * US, 301 * US, MB_NO_THREAD}, {ZERO, 0, 400 * US, 400 * US, MB_NO_THREAD},
 };
 static const mb_call calls_b[] = {
-    {MAIN, 0, 0, 120 * US, MB_NO_THREAD},          {WORK, 0, 10 * US, 40 * US, MB_NO_THREAD},
-    {WORK, 0, 50 * US, 100 * US, MB_NO_THREAD},    {REC, 0, 200 * US, 280 * US, MB_NO_THREAD},
-    {REC, 0, 210 * US, 260 * US, MB_NO_THREAD},    {REC, 0, 220 * US, 240 * US, MB_NO_THREAD},
-    {NEW, 0, 300 * US, 302 * US, MB_NO_THREAD},    {ZERO, 0, 400 * US, 405 * US, MB_NO_THREAD},
+    {MAIN, 0, 0, 120 * US, MB_NO_THREAD},       {WORK, 0, 10 * US, 40 * US, MB_NO_THREAD},
+    {WORK, 0, 50 * US, 100 * US, MB_NO_THREAD}, {REC, 0, 200 * US, 280 * US, MB_NO_THREAD},
+    {REC, 0, 210 * US, 260 * US, MB_NO_THREAD}, {REC, 0, 220 * US, 240 * US, MB_NO_THREAD},
+    {NEW, 0, 300 * US, 302 * US, MB_NO_THREAD}, {ZERO, 0, 400 * US, 405 * US, MB_NO_THREAD},
 };
 
 typedef struct pair {
@@ -50,10 +50,18 @@ typedef struct pair {
 
 static int setup(void **state) {
     pair *p = malloc(sizeof *p);
-    mb_spec sa = {.path = "a.h5", .regions = names, .num_regions = N(names), .calls = calls_a,
-                  .num_calls = N(calls_a), .label = "base"};
-    mb_spec sb = {.path = "b.h5", .regions = names, .num_regions = N(names), .calls = calls_b,
-                  .num_calls = N(calls_b), .label = "new"};
+    mb_spec sa = {.path = "a.h5",
+                  .regions = names,
+                  .num_regions = N(names),
+                  .calls = calls_a,
+                  .num_calls = N(calls_a),
+                  .label = "base"};
+    mb_spec sb = {.path = "b.h5",
+                  .regions = names,
+                  .num_regions = N(names),
+                  .calls = calls_b,
+                  .num_calls = N(calls_b),
+                  .label = "new"};
     p->a = mb_results(&sa);
     p->b = mb_results(&sb);
     *state = p;
@@ -225,8 +233,10 @@ static void test_include_exclude(void **state) {
 static void test_several_ranks(void **state) {
     (void)state;
     static const char *const reg[] = {"work"};
-    static const mb_call ca[] = {{0, 0, 0, 10 * US, MB_NO_THREAD}, {0, 1, 0, 30 * US, MB_NO_THREAD}};
-    static const mb_call cb[] = {{0, 0, 0, 10 * US, MB_NO_THREAD}, {0, 1, 0, 50 * US, MB_NO_THREAD}};
+    static const mb_call ca[] = {{0, 0, 0, 10 * US, MB_NO_THREAD},
+                                 {0, 1, 0, 30 * US, MB_NO_THREAD}};
+    static const mb_call cb[] = {{0, 0, 0, 10 * US, MB_NO_THREAD},
+                                 {0, 1, 0, 50 * US, MB_NO_THREAD}};
     mb_spec sa = {.regions = reg, .num_regions = 1, .calls = ca, .num_calls = 2};
     mb_spec sb = {.regions = reg, .num_regions = 1, .calls = cb, .num_calls = 2};
     sp_results *a = mb_results(&sa), *b = mb_results(&sb);
@@ -280,10 +290,16 @@ static void test_aggregate_files(void **state) {
     pair *p = *state;
     (void)p;
     sp_model ma, mb;
-    mb_spec sa = {.path = "agg_a.h5", .regions = names, .num_regions = N(names),
-                  .calls = calls_a, .num_calls = N(calls_a)};
-    mb_spec sb = {.path = "agg_b.h5", .regions = names, .num_regions = N(names),
-                  .calls = calls_b, .num_calls = N(calls_b)};
+    mb_spec sa = {.path = "agg_a.h5",
+                  .regions = names,
+                  .num_regions = N(names),
+                  .calls = calls_a,
+                  .num_calls = N(calls_a)};
+    mb_spec sb = {.path = "agg_b.h5",
+                  .regions = names,
+                  .num_regions = N(names),
+                  .calls = calls_b,
+                  .num_calls = N(calls_b)};
     mb_model(&sa, &ma);
     mb_model(&sb, &mb);
     mb_make_aggregate(&ma);
@@ -343,59 +359,58 @@ static void test_csv_and_json(void **state) {
     o.metric = SP_METRIC_TOTAL; /* here a region without calls has no value */
     c = compare(*state, &o);
     char *json = sp_compare_json(c, &d);
-    assert_string_equal(json,
-                        "{\n"
-                        "  \"command\": \"diff\",\n"
-                        "  \"a\": {\n"
-                        "    \"title\": \"base - a.h5 (1 rank)\",\n"
-                        "    \"files\": [\n"
-                        "      \"a.h5\"\n"
-                        "    ]\n"
-                        "  },\n"
-                        "  \"b\": {\n"
-                        "    \"title\": \"new - b.h5 (1 rank)\",\n"
-                        "    \"files\": [\n"
-                        "      \"b.h5\"\n"
-                        "    ]\n"
-                        "  },\n"
-                        "  \"metric\": \"total\",\n"
-                        "  \"by\": \"region\",\n"
-                        "  \"rows\": [\n"
-                        "    {\n"
-                        "      \"name\": \"work\",\n"
-                        "      \"a\": 5e-05,\n"
-                        "      \"b\": 8e-05,\n"
-                        "      \"delta\": 3.0000000000000004e-05,\n"
-                        "      \"pct\": 60.00000000000001,\n"
-                        "      \"runs_a\": 1,\n"
-                        "      \"runs_b\": 1\n"
-                        "    },\n"
-                        "    {\n"
-                        "      \"name\": \"new\",\n"
-                        "      \"a\": null,\n"
-                        "      \"b\": 2e-06,\n"
-                        "      \"delta\": 2e-06,\n"
-                        "      \"pct\": null,\n"
-                        "      \"runs_a\": 0,\n"
-                        "      \"runs_b\": 1\n"
-                        "    },\n"
-                        "    {\n"
-                        "      \"name\": \"old\",\n"
-                        "      \"a\": 1e-06,\n"
-                        "      \"b\": null,\n"
-                        "      \"delta\": -1e-06,\n"
-                        "      \"pct\": -100.0,\n"
-                        "      \"runs_a\": 1,\n"
-                        "      \"runs_b\": 0\n"
-                        "    }\n"
-                        "  ],\n"
-                        "  \"only_in_a\": [\n"
-                        "    \"old\"\n"
-                        "  ],\n"
-                        "  \"only_in_b\": [\n"
-                        "    \"new\"\n"
-                        "  ]\n"
-                        "}\n");
+    assert_string_equal(json, "{\n"
+                              "  \"command\": \"diff\",\n"
+                              "  \"a\": {\n"
+                              "    \"title\": \"base - a.h5 (1 rank)\",\n"
+                              "    \"files\": [\n"
+                              "      \"a.h5\"\n"
+                              "    ]\n"
+                              "  },\n"
+                              "  \"b\": {\n"
+                              "    \"title\": \"new - b.h5 (1 rank)\",\n"
+                              "    \"files\": [\n"
+                              "      \"b.h5\"\n"
+                              "    ]\n"
+                              "  },\n"
+                              "  \"metric\": \"total\",\n"
+                              "  \"by\": \"region\",\n"
+                              "  \"rows\": [\n"
+                              "    {\n"
+                              "      \"name\": \"work\",\n"
+                              "      \"a\": 5e-05,\n"
+                              "      \"b\": 8e-05,\n"
+                              "      \"delta\": 3.0000000000000004e-05,\n"
+                              "      \"pct\": 60.00000000000001,\n"
+                              "      \"runs_a\": 1,\n"
+                              "      \"runs_b\": 1\n"
+                              "    },\n"
+                              "    {\n"
+                              "      \"name\": \"new\",\n"
+                              "      \"a\": null,\n"
+                              "      \"b\": 2e-06,\n"
+                              "      \"delta\": 2e-06,\n"
+                              "      \"pct\": null,\n"
+                              "      \"runs_a\": 0,\n"
+                              "      \"runs_b\": 1\n"
+                              "    },\n"
+                              "    {\n"
+                              "      \"name\": \"old\",\n"
+                              "      \"a\": 1e-06,\n"
+                              "      \"b\": null,\n"
+                              "      \"delta\": -1e-06,\n"
+                              "      \"pct\": -100.0,\n"
+                              "      \"runs_a\": 1,\n"
+                              "      \"runs_b\": 0\n"
+                              "    }\n"
+                              "  ],\n"
+                              "  \"only_in_a\": [\n"
+                              "    \"old\"\n"
+                              "  ],\n"
+                              "  \"only_in_b\": [\n"
+                              "    \"new\"\n"
+                              "  ]\n"
+                              "}\n");
     free(json);
     sp_comparison_free(c);
 }
@@ -408,16 +423,17 @@ static void test_text_table(void **state) {
     sp_comparison *c = compare(*state, &o);
     sp_textbuf b = SP_TEXTBUF_INIT;
     sp_compare_text(&b, c, "Regions (2)", 0);
-    assert_string_equal(sp_textbuf_str(&b),
-                        "Regions (2)\n"
-                        "  ╭──────────┬─────────────────┬─────────────────┬─────────┬─────────────╮\n"
-                        "  │ region   │ total [s] (a)   │ total [s] (b)   │ delta   │ delta [%]   │\n"
-                        "  ├──────────┼─────────────────┼─────────────────┼─────────┼─────────────┤\n"
-                        "  │ work     │ 5e-05           │ 8e-05           │ +3e-05  │ +60%        │\n"
-                        "  │ new      │ -               │ 2e-06           │ +2e-06  │ -           │\n"
-                        "  ╰──────────┴─────────────────┴─────────────────┴─────────┴─────────────╯\n"
-                        "  Only in b: new\n"
-                        "\n");
+    assert_string_equal(
+        sp_textbuf_str(&b),
+        "Regions (2)\n"
+        "  ╭──────────┬─────────────────┬─────────────────┬─────────┬─────────────╮\n"
+        "  │ region   │ total [s] (a)   │ total [s] (b)   │ delta   │ delta [%]   │\n"
+        "  ├──────────┼─────────────────┼─────────────────┼─────────┼─────────────┤\n"
+        "  │ work     │ 5e-05           │ 8e-05           │ +3e-05  │ +60%        │\n"
+        "  │ new      │ -               │ 2e-06           │ +2e-06  │ -           │\n"
+        "  ╰──────────┴─────────────────┴─────────────────┴─────────┴─────────────╯\n"
+        "  Only in b: new\n"
+        "\n");
     sp_textbuf_free(&b);
     sp_comparison_free(c);
 }

@@ -38,8 +38,12 @@ static sp_results *run(const char *path, uint32_t ranks, int64_t solve_ns, int64
             calls[n++] = (mb_call){0, r, t, t + solve_ns, MB_NO_THREAD};
         calls[n++] = (mb_call){1, r, t, t + 1 * MS, MB_NO_THREAD};
     }
-    mb_spec spec = {.path = path, .regions = names, .num_regions = 2, .calls = calls,
-                    .num_calls = n, .mpi_size = ranks};
+    mb_spec spec = {.path = path,
+                    .regions = names,
+                    .num_regions = 2,
+                    .calls = calls,
+                    .num_calls = n,
+                    .mpi_size = ranks};
     sp_model m;
     mb_model(&spec, &m);
     if (threads) assert_int_equal(sp_model_meta_int(&m, "omp_num_threads", threads), 0);

@@ -64,8 +64,8 @@ static sp_compare_row compare_runs(sp_results **a, size_t na, sp_results **b, si
     o.level = level;
     o.metric = metric;
     sp_error err = {0};
-    sp_comparison *c = sp_compare((const sp_results *const *)a, na, (const sp_results *const *)b,
-                                  nb, &o, &err);
+    sp_comparison *c =
+        sp_compare((const sp_results *const *)a, na, (const sp_results *const *)b, nb, &o, &err);
     if (!c) fail_msg("sp_compare: %s", err.message);
     assert_int_equal(c->count, 1);
     sp_compare_row row = c->rows[0];
@@ -183,8 +183,8 @@ static double interval_width(uint64_t seed, size_t runs) {
 static void test_pooled_repeats_narrow_the_interval(void **state) {
     (void)state;
     double w2 = interval_width(5, 2), w4 = interval_width(6, 4), w8 = interval_width(7, 8);
-    print_message("99%% interval width: %.4f with 2 runs per side, %.4f with 4, %.4f with 8\n",
-                  w2, w4, w8);
+    print_message("99%% interval width: %.4f with 2 runs per side, %.4f with 4, %.4f with 8\n", w2,
+                  w4, w8);
     assert_true(w4 < w2);
     assert_true(w8 < w4);
 }
@@ -194,8 +194,8 @@ static void test_t_distribution(void **state) {
     /* two-sided 1 % and 5 % points of Student's t (standard tables) */
     static const struct {
         double df, p, t;
-    } cases[] = {{1, 0.05, 12.7062047}, {2, 0.01, 9.9248432}, {5, 0.05, 2.5705818},
-                 {10, 0.01, 3.1692727}, {30, 0.05, 2.0422725}, {1e9, 0.05, 1.9599640},
+    } cases[] = {{1, 0.05, 12.7062047},      {2, 0.01, 9.9248432},  {5, 0.05, 2.5705818},
+                 {10, 0.01, 3.1692727},      {30, 0.05, 2.0422725}, {1e9, 0.05, 1.9599640},
                  {INFINITY, 0.01, 2.5758293}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double t = cmp_t_quantile_two_sided(cases[i].p, cases[i].df);
