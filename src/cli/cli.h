@@ -20,6 +20,8 @@ int cli_diff(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_scaling(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_plot(int argc, char **argv);
+int cli_report(int argc, char **argv);
 
 /* The help texts (help.c), printed by NAME --help and `scope-profiler help NAME`. */
 extern const char cli_help_main[];
@@ -32,5 +34,7 @@ extern const char cli_help_diff[];
 extern const char cli_help_check[];
 extern const char cli_help_scaling[];
 extern const char cli_help_export[]; /* in export.c */
+extern const char cli_help_plot[];   /* help_plot.c */
+extern const char cli_help_report[]; /* help_plot.c */
 
 #endif

@@ -17,6 +17,8 @@ const char cli_help_main[] =
     "  check      fail (exit 1) when a candidate run exceeds a regression budget\n"
     "  scaling    speedup and parallel efficiency over runs at different sizes\n"
     "  export     timelines and flame graphs: perfetto, chrome-trace, speedscope, folded\n"
+    "  plot       SVG charts: gantt, flame-chart, flame-graph, durations, ...\n"
+    "  report     one self-contained HTML report of one or more runs\n"
     "  help       show the help of a command (also: COMMAND --help)\n"
     "\n"
     "Options:\n"

@@ -22,6 +22,7 @@ static const command COMMANDS[] = {
     {"merge", cli_merge, cli_help_merge},       {"diff", cli_diff, cli_help_diff},
     {"check", cli_check, cli_help_check},       {"scaling", cli_scaling, cli_help_scaling},
     {"export", cli_export, cli_help_export},
+    {"plot", cli_plot, cli_help_plot},          {"report", cli_report, cli_help_report},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

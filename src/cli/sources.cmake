@@ -8,4 +8,5 @@ set(SP_SOURCES_cli
   stats.c events.c metadata.c
   merge.c merge_scan.c
   cli_compare.c diff.c check.c scaling.c
-  export.c)
+  export.c
+  plot.c report.c help_plot.c)

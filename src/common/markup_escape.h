@@ -1,0 +1,23 @@
+/*
+ * Text for XML and HTML (SVG charts, the report): names and metadata are
+ * data, never markup. & < > " ' become entities; a line break or tab in an
+ * attribute becomes a character reference (so it survives attribute
+ * normalisation); other control characters, which XML 1.0 forbids, and bytes
+ * that are not valid UTF-8 become U+FFFD, so the output always parses.
+ */
+#ifndef SP_COMMON_MARKUP_ESCAPE_H
+#define SP_COMMON_MARKUP_ESCAPE_H
+
+#include <stddef.h>
+
+#include "common/text_buffer.h"
+
+/* Appends s (n bytes) escaped for element content and quoted attribute values. */
+void sp_markup_escape_n(sp_textbuf *out, const char *s, size_t n);
+void sp_markup_escape(sp_textbuf *out, const char *s);
+
+/* Appends s as a JSON string literal that is also safe inside an HTML
+ * <script> element: < > & are written as \u003c \u003e \u0026. */
+void sp_script_json_string(sp_textbuf *out, const char *s);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * Private to src/plot/ (and the report, which embeds the charts): the SVG
+ * builder, colours, axes, text fitting, pixel merging, and one entry point
+ * per chart. Charts take their numbers from the analysis API; they only lay
+ * them out.
+ */
+#ifndef SP_PLOT_PLOT_INTERNAL_H
+#define SP_PLOT_PLOT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/text_buffer.h"
+#include "scope_profiler/plot.h"
+
+/* --- geometry shared by the charts ------------------------------------------ */
+
+#define SP_PLOT_DEFAULT_WIDTH 960
+#define SP_PLOT_FONT_PX       11
+#define SP_PLOT_CHAR_PX       6.6 /* average advance of an 11 px sans-serif character (generous) */
+#define SP_PLOT_TITLE_H       30  /* the chart title band */
+#define SP_PLOT_AXIS_H        34  /* a time axis with its labels */
+#define SP_PLOT_MAX_LANES     400 /* lanes (rows) drawn at most; the rest are counted in a note */
+
+/* --- the SVG document --------------------------------------------------------- */
+
+/* Opens the document: standalone adds the XML declaration. title is the
+ * document's <title> and the visible heading; subtitle (may be NULL) a grey
+ * line beside it. */
+void sp_svg_begin(sp_textbuf *b, int width, int height, int standalone, const char *title,
+                  const char *subtitle);
+void sp_svg_end(sp_textbuf *b);
+
+/* A bar. region >= 0 adds data-r (the report's filter dims other regions);
+ * tip (may be NULL) becomes its <title>; opacity < 1 is written. */
+void sp_svg_rect(sp_textbuf *b, double x, double y, double w, double h, const char *fill,
+                 double opacity, long region, const char *tip);
+
+/* Text at (x, y) with anchor "start", "middle" or "end", shortened with an
+ * ellipsis to max_px (0 = no limit); when shortened, the full text is its <title>.
+ * cls is a class of the document's style sheet ("lb", "ax", "hd", "in"); region as above. */
+void sp_svg_text(sp_textbuf *b, double x, double y, const char *anchor, const char *cls,
+                 const char *text, double max_px, long region);
+
+void sp_svg_line(sp_textbuf *b, double x1, double y1, double x2, double y2, const char *cls);
+
+/* A note in the chart ("1,234 lanes not drawn: ..."), grey, at (x, y). */
+void sp_svg_note(sp_textbuf *b, double x, double y, const char *text);
+
+/* --- text ----------------------------------------------------------------- */
+
+/* The text shortened to at most max_px (SP_PLOT_CHAR_PX per character) with a
+ * trailing "…", cut at a character boundary; returns 1 when it was shortened.
+ * out receives raw (unescaped) UTF-8. */
+int sp_fit_text(const char *text, double max_px, sp_textbuf *out);
+
+/* --- colours -------------------------------------------------------------- */
+
+/* "#rrggbb" for a region name: a hash of the name picks hue and lightness, so
+ * a region has the same colour in every chart and every run. */
+void sp_region_colour(const char *name, char out[8]);
+
+/* Nonzero when white text reads better than dark text on fill ("#rrggbb"). */
+int sp_colour_is_dark(const char *fill);
+
+/* --- units and axes ----------------------------------------------------------- */
+
+/* A unit for durations up to max_seconds: "s", "ms", "µs" or "ns". */
+typedef struct sp_time_unit {
+    double per_second; /* 1, 1e3, 1e6, 1e9 */
+    const char *suffix;
+} sp_time_unit;
+
+sp_time_unit sp_time_unit_for(double max_seconds);
+
+/* A duration with its own unit and three significant digits: "3.06 ms", "20.1 s", "0 s". */
+void sp_format_seconds(double seconds, char *out, size_t size);
+
+/* Nice tick values (1, 2, 5 x 10^k steps) covering [lo, hi], at most max_ticks
+ * (at least 2); returns the count written to ticks (cap entries) and the step in *step. */
+int sp_nice_ticks(double lo, double hi, int max_ticks, double *ticks, int cap, double *step);
+
+/* A tick label in unit u with as many decimals as step needs: "2.5 ms". */
+void sp_format_tick(double seconds, sp_time_unit u, double step, char *out, size_t size);
+
+/* A horizontal time axis under a plot area [x0, x0 + w) at y, for times
+ * [t0, t1] seconds: baseline, ticks, labels never closer than ~80 px, grid
+ * lines up to grid_top. */
+void sp_svg_time_axis(sp_textbuf *b, double x0, double w, double y, double t0, double t1,
+                      double grid_top);
+
+/* --- pixel merging -------------------------------------------------------- */
+
+/* One lane's bars: calls at least a pixel wide are drawn as they are;
+ * shorter ones are merged with their neighbours in the same or the adjacent
+ * pixel column into one bar, its opacity the busy share of its pixels. */
+typedef struct sp_px_lane {
+    sp_textbuf *b;
+    double y, h;
+    const char *lane_label; /* named in merged bars' tips */
+    /* The pending merged bar: */
+    int open;
+    double x0, x1, busy;
+    uint64_t calls;
+    long region;      /* -1 once two regions were merged */
+    char fill[8];     /* "#999999" once two regions were merged */
+    const char *name; /* of the first merged call (names outlive the lane) */
+    uint64_t bars;    /* elements written */
+} sp_px_lane;
+
+void sp_px_lane_init(sp_px_lane *l, sp_textbuf *b, double y, double h, const char *lane_label);
+
+/* Adds a call of region `name` spanning [x0, x1) pixels; tip is used when it
+ * is drawn alone. Calls must come in start order. */
+void sp_px_lane_add(sp_px_lane *l, double x0, double x1, long region, const char *fill,
+                    const char *name, const char *tip);
+
+/* Writes the pending merged bar. */
+void sp_px_lane_flush(sp_px_lane *l);
+
+/* --- the charts ------------------------------------------------------------------- */
+
+typedef struct sp_chart {
+    const sp_results *r;
+    const sp_results *const *runs; /* speedup */
+    size_t num_runs;
+    const sp_plot_options *o;
+    int width;
+    int standalone;
+    sp_textbuf *b;
+    const sp_mpi_region **regions; /* selected, in first-start order */
+    size_t num_regions;
+    uint32_t *ranks; /* selected ranks with data, ascending */
+    size_t num_ranks;
+    unsigned char *rank_selected_by_index; /* unused by most charts */
+} sp_chart;
+
+/* The region's index in file order (the data-r attribute). */
+long sp_chart_region_index(const sp_chart *c, const sp_mpi_region *region);
+
+/* Nonzero when rank is selected. */
+int sp_chart_rank_selected(const sp_chart *c, uint32_t rank);
+
+/* The heading's second line: "label - file, N ranks". Owned by the caller. */
+char *sp_chart_subtitle(const sp_chart *c);
+
+/* A chart that only says why it is empty. */
+void sp_chart_empty(sp_chart *c, const char *title, const char *why);
+
+sp_status sp_chart_gantt(sp_chart *c, sp_error *err);
+sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err);
+sp_status sp_chart_flame_graph(sp_chart *c, sp_error *err);
+sp_status sp_chart_durations(sp_chart *c, sp_error *err);
+sp_status sp_chart_imbalance(sp_chart *c, sp_error *err);
+sp_status sp_chart_histogram(sp_chart *c, sp_error *err);
+sp_status sp_chart_speedup(sp_chart *c, sp_error *err);
+
+/* Renders a chart into b (standalone: a document of its own; else an <svg>
+ * element to embed in HTML). On error b holds nothing new. */
+sp_status sp_plot_render(const sp_results *const *runs, size_t num_runs, sp_plot_kind kind,
+                         const sp_plot_options *options, int standalone, sp_textbuf *b,
+                         sp_error *err);
+
+#endif

@@ -1,0 +1,37 @@
+/* Private to src/report/: one function per section of the HTML report. */
+#ifndef SP_REPORT_REPORT_INTERNAL_H
+#define SP_REPORT_REPORT_INTERNAL_H
+
+#include "analysis/analysis.h"
+#include "common/text_buffer.h"
+#include "scope_profiler/report.h"
+
+typedef struct sp_report {
+    const sp_results *const *runs;
+    size_t num_runs;
+    const sp_results *r; /* the (baseline) run */
+    const sp_report_options *o;
+    sp_textbuf *b;
+    double wall;               /* seconds: setup to finalize, else the span of the calls */
+    double session;            /* rank-seconds the hotspots add up to */
+    double inside;             /* rank-seconds inside regions (sum of the root paths' totals) */
+    const sp_table_rows *rows; /* the region tree, tree order */
+} sp_report;
+
+/* The inline style sheet and script (report_assets.c). */
+extern const char sp_report_css[];
+extern const char sp_report_js[];
+
+/* Escaped text. */
+void sp_report_text(sp_report *rp, const char *s);
+/* A duration cell value: "3.06 ms" with data-v="0.00306" for sorting. */
+void sp_report_seconds_cell(sp_report *rp, double seconds);
+
+sp_status sp_report_header(sp_report *rp, sp_error *err);     /* header + headline figures */
+sp_status sp_report_hotspots(sp_report *rp, sp_error *err);   /* leaf paths and own times */
+sp_status sp_report_tree(sp_report *rp, sp_error *err);       /* the region tree table */
+sp_status sp_report_balance(sp_report *rp, sp_error *err);    /* per-rank own time */
+sp_status sp_report_charts(sp_report *rp, sp_error *err);     /* the SVG charts */
+sp_status sp_report_comparison(sp_report *rp, sp_error *err); /* several runs */
+
+#endif
