@@ -10,7 +10,7 @@
  * to the table and the charts. With several runs the first is the baseline
  * and the report adds the comparison and, when the runs differ in ranks or
  * threads, the speedup chart. Names and metadata are always text, never
- * markup. docs/report.md describes every section.
+ * markup. docs/plots.md describes every section.
  */
 #ifndef SCOPE_PROFILER_REPORT_H
 #define SCOPE_PROFILER_REPORT_H

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plot/plot_internal.h"
 
@@ -24,6 +25,10 @@ static double hue_channel(double p, double q, double t) {
 }
 
 void sp_region_colour(const char *name, char out[8]) {
+    if (strcmp(name, "scope_profiler.session") == 0) { /* the whole session: neutral */
+        snprintf(out, 8, "#a9b3bd");
+        return;
+    }
     uint32_t h = fnv1a(name);
     h ^= h >> 15; /* spread the low bits of short names */
     h *= 0x2c1b3c6du;

@@ -57,7 +57,8 @@ int sp_fit_text(const char *text, double max_px, sp_textbuf *out);
 /* --- colours -------------------------------------------------------------- */
 
 /* "#rrggbb" for a region name: a hash of the name picks hue and lightness, so
- * a region has the same colour in every chart and every run. */
+ * a region has the same colour in every chart and every run (the session
+ * root, scope_profiler.session, is a neutral grey). */
 void sp_region_colour(const char *name, char out[8]);
 
 /* Nonzero when white text reads better than dark text on fill ("#rrggbb"). */

@@ -23,6 +23,16 @@ void sp_report_seconds_cell(sp_report *rp, double seconds) {
         sp_textbuf_append(rp->b, "<td data-v=\"\">-</td>");
 }
 
+int sp_report_is_session_row(const sp_table_row *row) {
+    return row->depth == 0 && strcmp(row->name, "scope_profiler.session") == 0;
+}
+
+const char *sp_report_path(const sp_table_row *row) {
+    static const char prefix[] = "scope_profiler.session > ";
+    const char *p = row->call_path ? row->call_path : row->name;
+    return strncmp(p, prefix, sizeof prefix - 1) == 0 ? p + sizeof prefix - 1 : p;
+}
+
 static double wall_time(const sp_results *r) {
     double t = sp_results_total_time(r);
     return isfinite(t) && t > 0 ? t : sp_results_time_span(r);
@@ -36,8 +46,12 @@ static void session_figures(sp_report *rp) {
     for (size_t i = 0; i < rp->rows->count; i++) {
         const sp_table_row *row = &rp->rows->rows[i];
         if (!row->has_timing) continue;
-        if (row->depth == 0) inside += row->total;
-        own += row->has_children && row->has_exclusive ? row->exclusive : row->total;
+        double row_own = row->has_children && row->has_exclusive ? row->exclusive : row->total;
+        if (sp_report_is_session_row(row))
+            inside += row->total - row_own; /* its children are the top-level regions */
+        else if (row->depth == 0)
+            inside += row->total;
+        own += row_own;
     }
     rp->inside = inside;
     double ranks = (double)sp_results_num_data_ranks(rp->r);

@@ -58,7 +58,7 @@ static void headline(sp_report *rp) {
     double top_own = 0;
     for (size_t i = 0; i < rp->rows->count; i++) {
         const sp_table_row *row = &rp->rows->rows[i];
-        if (!row->has_timing) continue;
+        if (!row->has_timing || sp_report_is_session_row(row)) continue;
         double own = row->has_children && row->has_exclusive ? row->exclusive : row->total;
         if (!top || own > top_own) {
             top = row;
@@ -70,15 +70,14 @@ static void headline(sp_report *rp) {
         snprintf(v, sizeof v, "%.1f%%", rp->session > 0 ? top_own / rp->session * 100 : 0.0);
         char t[32];
         sp_format_seconds(top_own, t, sizeof t);
-        snprintf(s, sizeof s, "%s (%s own)", top->call_path ? top->call_path : top->name, t);
+        snprintf(s, sizeof s, "%s (%s own)", sp_report_path(top), t);
         card(rp, "Top hotspot", v, s);
     } else {
         card(rp, "Top hotspot", "-", "no timed calls");
     }
     if (worst && ranks > 1 && worst->imbalance > 0) {
         snprintf(v, sizeof v, "+%.1f%%", worst->imbalance);
-        snprintf(s, sizeof s, "%s: slowest rank over the mean",
-                 worst->call_path ? worst->call_path : worst->name);
+        snprintf(s, sizeof s, "%s: slowest rank over the mean", sp_report_path(worst));
         card(rp, "Worst imbalance", v, s);
     } else {
         card(rp, "Worst imbalance", "-", ranks > 1 ? "balanced" : "one rank");

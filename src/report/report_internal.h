@@ -22,6 +22,13 @@ typedef struct sp_report {
 extern const char sp_report_css[];
 extern const char sp_report_js[];
 
+/* Nonzero for the top-level "scope_profiler.session" row (the whole session;
+ * its own time is the time outside any region). */
+int sp_report_is_session_row(const sp_table_row *row);
+
+/* The row's call path without the leading "scope_profiler.session > ". */
+const char *sp_report_path(const sp_table_row *row);
+
 /* Escaped text. */
 void sp_report_text(sp_report *rp, const char *s);
 /* A duration cell value: "3.06 ms" with data-v="0.00306" for sorting. */

@@ -65,13 +65,17 @@ sp_status sp_report_hotspots(sp_report *rp, sp_error *err) {
         const sp_table_row *row = list[i];
         double own = own_time(row);
         rest -= own;
-        sp_textbuf_append(rp->b, "<tr data-name=\"");
-        sp_report_text(rp, row->name);
-        sp_textbuf_append(rp->b, "\"><td class=\"name\">");
-        swatch(rp, row->name);
-        sp_report_text(rp, row->call_path ? row->call_path : row->name);
-        if (row->has_children) sp_textbuf_append(rp->b, " <span class=\"num\">(own)</span>");
-        sp_textbuf_append(rp->b, "</td>");
+        if (sp_report_is_session_row(row)) {
+            sp_textbuf_append(rp->b, "<tr><td class=\"name\">(outside any region)</td>");
+        } else {
+            sp_textbuf_append(rp->b, "<tr data-name=\"");
+            sp_report_text(rp, row->name);
+            sp_textbuf_append(rp->b, "\"><td class=\"name\">");
+            swatch(rp, row->name);
+            sp_report_text(rp, sp_report_path(row));
+            if (row->has_children) sp_textbuf_append(rp->b, " <span class=\"num\">(own)</span>");
+            sp_textbuf_append(rp->b, "</td>");
+        }
         sp_report_seconds_cell(rp, own);
         share_cell(rp, own);
         sp_textbuf_append(rp->b, "</tr>\n");
