@@ -3,7 +3,6 @@ set(SP_SOURCES_analysis
     region_source.c
     threads.c
     call_tree.c
-    call_walk.c
     events.c
     exclusive.c
     filter.c

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/call_walk.h"
+#include "export/call_walk.h"
 #include "common/error.h"
 #include "plot/plot_internal.h"
 
@@ -23,7 +23,6 @@ typedef struct band {
 
 typedef struct flame {
     sp_chart *c;
-    unsigned char *selected; /* per region index */
     band bands[MAX_THREADS];
     size_t num_bands;
     int drawing;
@@ -41,9 +40,10 @@ static band *band_of(flame *f, int64_t thread) {
     return b;
 }
 
-static sp_status on_call(void *ctx, const sp_call_visit *call) {
+/* Selected calls and their ancestors (the walker's context) are drawn. */
+static sp_status on_call(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
     flame *f = ctx;
-    if (!f->selected[call->region]) return SP_OK;
     band *b = band_of(f, call->thread);
     if (!b) return SP_OK; /* threads beyond MAX_THREADS are left out (noted) */
     if (!f->drawing) {
@@ -51,7 +51,7 @@ static sp_status on_call(void *ctx, const sp_call_visit *call) {
         return SP_OK;
     }
     if (call->depth > b->depth || !b->rows) return SP_OK;
-    const char *name = sp_results_region_name(f->c->r, call->region);
+    const char *name = call->name;
     char fill[8];
     sp_region_colour(name, fill);
     double x0 = f->x0 + (double)(call->start_ns - f->origin_ns) / 1e9 / f->span_s * f->w;
@@ -138,11 +138,15 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
     }
     flame f = {0};
     f.c = c;
-    f.selected = calloc(sp_results_num_regions(c->r) + 1, 1);
-    if (!f.selected) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; i < c->num_regions; i++)
-        f.selected[sp_chart_region_index(c, c->regions[i])] = 1;
-    sp_status st = sp_walk_rank_calls(c->r, rank, on_call, &f, err);
+    sp_call_selection sel = {0};
+    sel.filter = c->o->filter;
+    sel.filter.ranks = &rank;
+    sel.filter.num_ranks = 1;
+    sel.raw_clock = 1; /* times as stored, as the Gantt chart and events show them */
+    sp_call_walker *w = sp_call_walker_open(c->r, &sel, err);
+    if (!w) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
+    sp_walk_visitor visitor = {on_call, NULL, &f};
+    sp_status st = sp_call_walker_run(w, rank, SP_WALK_ALL_LANES, &visitor, err);
     double top = SP_PLOT_TITLE_H + 10, plot_h = 0;
     if (st == SP_OK) {
         plot_h = layout(&f, top);
@@ -163,7 +167,7 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
         sp_svg_time_axis(c->b, f.x0, f.w, top + plot_h + 4, 0, f.span_s, top);
         band_headings(&f);
         f.drawing = 1;
-        st = sp_walk_rank_calls(c->r, rank, on_call, &f, err);
+        st = sp_call_walker_run(w, rank, SP_WALK_ALL_LANES, &visitor, err);
         for (size_t i = 0; i < f.num_bands; i++)
             for (size_t k = 0; f.bands[i].rows && k <= f.bands[i].depth; k++)
                 sp_px_lane_flush(&f.bands[i].rows[k]);
@@ -172,6 +176,6 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
         sp_svg_end(c->b);
     }
     free_rows(&f);
-    free(f.selected);
+    sp_call_walker_close(w);
     return st;
 }
