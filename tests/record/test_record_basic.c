@@ -19,7 +19,7 @@
 /* A busy wait of `expected` ns lasts at least that long; the upper bound is
  * generous because sanitizer builds and parallel tests can preempt us. */
 static int plausible(int64_t d, int64_t expected) {
-    return d >= expected && d < 3 * expected + 20 * MS;
+    return d >= expected && d < 4 * expected + 60 * MS; /* generous: CI may be loaded */
 }
 
 static const sp_finalize_options quiet = {.quiet = 1};
