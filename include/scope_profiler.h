@@ -119,6 +119,11 @@ typedef struct sp_options {
  * "scope_profiler.session" on the calling thread, ended by sp_finalize().
  * The strings are copied. Environment variables override the options:
  *   SCOPE_PROFILER_OUTPUT=path        file_path
+ * In either, %p (process id), %r (rank), %j (batch job id), %t (UTC time),
+ * %h (host) and %% are expanded, and a directory means "profiling_data.h5"
+ * inside it. A program on this (serial) library that an MPI launcher
+ * started as several processes writes one file per process, NAME.rankR.h5
+ * (docs/recording.md, "Output path").
  *   SCOPE_PROFILER_DISABLE=1          disable (also: true, yes, on)
  *   SCOPE_PROFILER_LABEL=text         label
  *   SCOPE_PROFILER_METADATA=minimal|full
