@@ -110,8 +110,15 @@ typedef struct sp_options {
     sp_clock_source clock;
 } sp_options;
 
+/* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
+#ifdef __cplusplus
+#define SP_INTERNAL_ZERO_INIT_ {}
+#else
+#define SP_INTERNAL_ZERO_INIT_ {0}
+#endif
+
 /** Initialiser for sp_options with every default. */
-#define SP_OPTIONS_INIT {0}
+#define SP_OPTIONS_INIT SP_INTERNAL_ZERO_INIT_
 
 /**
  * Starts a profiling session. `options` may be NULL (all defaults).
@@ -146,7 +153,7 @@ typedef struct sp_finalize_options {
                                         sp_results_free); NULL when nothing was written */
 } sp_finalize_options;
 
-#define SP_FINALIZE_OPTIONS_INIT {0}
+#define SP_FINALIZE_OPTIONS_INIT SP_INTERNAL_ZERO_INIT_
 
 /**
  * Ends the session: stops recording, converts timestamps, writes the file
@@ -195,6 +202,38 @@ SP_API const char *sp_region_name(sp_region_t region);
  * an unknown handle, SP_ERR_OUT_OF_MEMORY if the memory is not available.
  */
 SP_API sp_status sp_reserve(sp_region_t region, uint64_t calls);
+
+/**
+ * Names the calling thread in the profile's thread table (and in `inspect`),
+ * for example "solver" or "omp 3". The name is copied, cut at 63 bytes; it
+ * also becomes the thread's system name (cut at 15 bytes, as Linux allows),
+ * so debuggers and top show it. Without this call a thread is stored under
+ * its system name at exit or finalize. Callable any time, before or during
+ * a session; the name stays until the thread ends or names itself again.
+ * Returns SP_ERR_INVALID_ARGUMENT for NULL, SP_ERR_OUT_OF_MEMORY if the
+ * thread's state cannot be created.
+ */
+SP_API sp_status sp_set_thread_name(const char *name);
+
+/**
+ * Records the program's language as the metadata "source_language" ("c" by
+ * default; the C++ and Fortran layers set "c++" and "fortran"). Takes effect
+ * at the next sp_finalize(); the text is copied, cut at 15 bytes; NULL or ""
+ * restores "c".
+ */
+SP_API void sp_set_source_language(const char *language);
+
+/*
+ * The recording calls as real functions, for callers that cannot use the
+ * inline ones (Fortran and other foreign interfaces, function pointers):
+ * each costs the inline path plus one call, and behaves exactly like
+ * sp_begin(), sp_end_at(), sp_begin_name_at() and sp_end_name_at().
+ * `file` may be NULL (a mismatch report then shows "?").
+ */
+SP_API void sp_begin_fn(sp_region_t region);
+SP_API void sp_end_fn(sp_region_t region, const char *file, int line);
+SP_API void sp_begin_name_fn(const char *name, const char *file, int line);
+SP_API void sp_end_name_fn(const char *name, const char *file, int line);
 
 /* --- Hot path ------------------------------------------------------------
  * sp_begin()/sp_end() test one flag inline, so that before sp_setup(), after
@@ -295,7 +334,7 @@ static inline void sp_internal_scope_end_(sp_internal_scope_ *s) {
  */
 #define SP_REGION(name) SP_INTERNAL_REGION_(name, SP_INTERNAL_CAT_(sp_scope_, __COUNTER__))
 #define SP_INTERNAL_REGION_(name, var)                                                             \
-    for (sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_))) =                 \
+    for (sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_), unused)) =         \
              sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__, __LINE__);                \
          var.pending; var.pending = 0)
 
@@ -305,7 +344,7 @@ static inline void sp_internal_scope_end_(sp_internal_scope_ *s) {
  */
 #define SP_SCOPE(name) SP_INTERNAL_SCOPE_(name, SP_INTERNAL_CAT_(sp_scope_, __COUNTER__))
 #define SP_INTERNAL_SCOPE_(name, var)                                                              \
-    sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_))) =                      \
+    sp_internal_scope_ var __attribute__((cleanup(sp_internal_scope_end_), unused)) =              \
         sp_internal_scope_begin_(SP_INTERNAL_SITE_(name), __FILE__, __LINE__)
 
 /** SP_PROFILE("name"); at the top of a function: times the function's body. */
@@ -329,10 +368,22 @@ static inline void sp_end_at(sp_region_t region, const char *file, int line) {
     (void)file;
     (void)line;
 }
+/* A function rather than a comma expression, so that `sp_setup(&opt);` is
+ * not a "statement with no effect". */
+static inline sp_status sp_internal_disabled_(const void *argument) {
+    (void)argument;
+    return SP_OK;
+}
 #undef sp_region
 #define sp_region(name)         ((void)(name), SP_REGION_NONE)
-#define sp_setup(options)       ((void)(options), SP_OK)
-#define sp_finalize(options)    ((void)(options), SP_OK)
+#define sp_setup(options)       sp_internal_disabled_(options)
+#define sp_finalize(options)    sp_internal_disabled_(options)
+#define sp_set_thread_name(name) sp_internal_disabled_(name)
+#define sp_set_source_language(language) ((void)(language))
+#define sp_begin_fn(region)     ((void)(region))
+#define sp_end_fn(region, file, line) ((void)(region), (void)(file), (void)(line))
+#define sp_begin_name_fn(name, file, line) ((void)(name), (void)(file), (void)(line))
+#define sp_end_name_fn(name, file, line) ((void)(name), (void)(file), (void)(line))
 #define sp_end(region)          sp_end_at((region), 0, 0)
 #define sp_begin_name(name)     ((void)(name))
 #define sp_end_name(name)       ((void)(name))

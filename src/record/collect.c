@@ -181,7 +181,7 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
             if (pthread_getcpuclockid(t->handle, &cpu_clock) == 0 &&
                 clock_gettime(cpu_clock, &ts) == 0)
                 info->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-            pthread_getname_np(t->handle, t->name, sizeof t->name);
+            if (!t->named) pthread_getname_np(t->handle, t->name, sizeof t->name);
         }
         info->name = sp_strdup(t->name);
         if (!info->name) return SP_ERR_OUT_OF_MEMORY;

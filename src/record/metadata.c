@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "record/clock.h"
+#include "record/language.h"
 
 extern char **environ;
 
@@ -182,7 +183,9 @@ sp_status sp_metadata_collect(sp_model *m, const sp_metadata_input *in) {
     chip_information(text, sizeof text);
     if ((st = put_string(m, "chip_information", text))) return st;
     if ((st = put_string(m, "scope_profiler_version", SP_VERSION_STRING))) return st;
-    if ((st = put_string(m, "source_language", "c"))) return st;
+    char language[SP_LANGUAGE_SIZE];
+    sp_source_language(language);
+    if ((st = put_string(m, "source_language", language))) return st;
     if ((st = put_string(m, "compiler", SP_COMPILER_DESCRIPTION))) return st;
     const char *threads_source = NULL;
     int64_t threads = omp_threads(&threads_source);

@@ -35,7 +35,7 @@ static void on_thread_exit(void *state) {
     pthread_mutex_lock(&list_lock);
     t->exited = 1;
     t->exit_cpu_ns = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
-    pthread_getname_np(pthread_self(), t->name, sizeof t->name);
+    if (!t->named) pthread_getname_np(pthread_self(), t->name, sizeof t->name);
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
 }

@@ -67,7 +67,8 @@ typedef struct sp_thread {
     int exited;          /* the thread has ended; its buffers wait for finalize */
     int in_session;      /* it recorded in this session, so it has an index */
     int64_t exit_cpu_ns; /* its CPU time at exit */
-    char name[32];       /* pthread name at exit or finalize */
+    char name[64];       /* set by sp_set_thread_name, else the pthread name at exit or finalize */
+    int named;           /* sp_set_thread_name chose the name: keep it */
     struct sp_thread *next;
 } sp_thread;
 

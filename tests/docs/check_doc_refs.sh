@@ -13,7 +13,10 @@ files=$( (echo README.md; find docs include examples -type f;
 for f in $files; do
     dir=$(dirname "$f")
     # Markdown link targets, then bare names ending in .md.
-    refs=$( (grep -oE '\]\([^)#[:space:]]+' "$f" | sed 's/^](//';
+    # (link targets only in Markdown: in code, "operator[](x)" is no link)
+    links=""
+    case "$f" in *.md) links=$(grep -oE '\]\([^)#[:space:]]+' "$f" | sed 's/^](//') || true ;; esac
+    refs=$( (printf '%s\n' "$links";
              grep -oE '[A-Za-z0-9_./-]+\.md\b' "$f") | grep -vE '^(https?:|mailto:)' | sort -u)
     for r in $refs; do
         case "$r" in *://*) continue ;; esac

@@ -1,22 +1,43 @@
 #!/bin/sh
-# Installs the built tree into a scratch prefix, then builds a consumer with
-# find_package(ScopeProfiler) (shared, static and MPI targets) and another
-# with pkg-config, and runs them.
+# Installs the built tree into a scratch prefix, then builds consumers with
+# find_package(ScopeProfiler): a C project (shared, static and MPI targets),
+# a C++-only and a Fortran-only project (each also with MPI), and the same
+# programs with pkg-config, and runs them.
 set -eu
 build_dir="$1"
 source_dir="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/sp_install_XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
-cmake -S "$source_dir/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" \
-      > "$work/configure.log"
-cmake --build "$work/consumer" > "$work/build.log"
+prefix="$work/prefix"
+cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
+lib="$prefix/lib"
+[ -d "$prefix/lib64" ] && lib="$prefix/lib64"
 # No LD_LIBRARY_PATH anywhere: the binaries must find the libraries by rpath.
 unset LD_LIBRARY_PATH
+
+consume() { # consume NAME: configure and build tests/install/NAME
+    cmake -S "$source_dir/$1" -B "$work/$1" -DCMAKE_PREFIX_PATH="$prefix" > "$work/$1.configure.log" ||
+        { cat "$work/$1.configure.log"; exit 1; }
+    cmake --build "$work/$1" > "$work/$1.build.log" || { cat "$work/$1.build.log"; exit 1; }
+}
+consume consumer
 "$work/consumer/app" "$work/a.h5"
 "$work/consumer/app_static" "$work/b.h5"
 "$work/consumer/app_mpi"
-PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+if command -v c++ > /dev/null && [ -f "$prefix/include/scope_profiler.hpp" ]; then
+    consume consumer_cxx
+    "$work/consumer_cxx/app_cxx" "$work/cxx.h5"
+    "$work/consumer_cxx/app_cxx_mpi"
+fi
+fortran=""
+if [ -f "$lib/pkgconfig/scope_profiler_fortran.pc" ]; then
+    consume consumer_fortran
+    "$work/consumer_fortran/app_fortran" "$work/f.h5"
+    "$work/consumer_fortran/app_fortran_mpi"
+    fortran=yes
+fi
+
+PKG_CONFIG_PATH="$lib/pkgconfig"
 export PKG_CONFIG_PATH
 # shellcheck disable=SC2046
 cc -o "$work/app_pc" "$source_dir/consumer/app.c" $(pkg-config --cflags --libs scope_profiler)
@@ -31,4 +52,20 @@ fi
 # shellcheck disable=SC2046
 cc -o "$work/app_mpi_pc" "$source_dir/consumer/app_mpi.c" $(pkg-config --cflags --libs scope_profiler_mpi)
 "$work/app_mpi_pc"
-echo "install, find_package and pkg-config: passed"
+if [ -d "$work/consumer_cxx" ]; then
+    # shellcheck disable=SC2046
+    c++ -std=c++11 -o "$work/app_cxx_pc" "$source_dir/consumer_cxx/app.cpp" \
+        $(pkg-config --cflags --libs scope_profiler)
+    "$work/app_cxx_pc" "$work/cxx_pc.h5"
+fi
+if [ -n "$fortran" ]; then
+    # shellcheck disable=SC2046
+    gfortran -cpp -ffree-line-length-none -o "$work/app_f_pc" \
+        "$source_dir/consumer_fortran/app.F90" $(pkg-config --cflags --libs scope_profiler_fortran)
+    "$work/app_f_pc" "$work/f_pc.h5"
+    # shellcheck disable=SC2046
+    mpif90 -o "$work/app_f_mpi_pc" "$source_dir/consumer_fortran/app_mpi.f90" \
+        $(pkg-config --cflags --libs scope_profiler_mpi_fortran)
+    "$work/app_f_mpi_pc"
+fi
+echo "install, find_package (C, C++, Fortran; serial and MPI) and pkg-config: passed"

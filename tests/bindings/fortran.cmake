@@ -1,0 +1,26 @@
+# The Fortran modules: the tutorial examples checked through the analysis
+# API, a unit test of the module, and the status codes against the C enum.
+add_test(NAME tutorial_fortran
+         COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/run_and_check.sh
+                 ${CMAKE_CURRENT_BINARY_DIR}/tutorial_fortran.h5 0 $<TARGET_FILE:tutorial_fortran>
+                 $<TARGET_FILE:check_tutorial> fortran setup timestep assemble solve residual)
+if(TARGET tutorial_fortran_mpi)
+  add_test(NAME tutorial_fortran_mpi
+           COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/run_and_check.sh
+                   ${CMAKE_CURRENT_BINARY_DIR}/tutorial_fortran_mpi.h5 2
+                   $<TARGET_FILE:tutorial_fortran_mpi> $<TARGET_FILE:check_tutorial> fortran
+                   setup timestep assemble solve residual)
+  set_tests_properties(tutorial_fortran_mpi PROPERTIES LABELS "mpi;no_sanitizer" RUN_SERIAL TRUE
+                       ENVIRONMENT "SP_MPIEXEC=${SP_BINDINGS_MPIEXEC}")
+endif()
+
+add_executable(test_fortran test_fortran.F90)
+target_link_libraries(test_fortran PRIVATE scope_profiler_fortran)
+target_compile_options(test_fortran PRIVATE ${SP_FORTRAN_FLAGS} -ffree-line-length-none)
+add_test(NAME test_fortran
+         COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/test_fortran.sh $<TARGET_FILE:test_fortran>
+                 $<TARGET_FILE:scope-profiler> ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME fortran_status_codes
+         COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/check_fortran_status.sh
+                 ${PROJECT_SOURCE_DIR}/include/scope_profiler.h
+                 ${PROJECT_SOURCE_DIR}/bindings/fortran/scope_profiler.f90)
