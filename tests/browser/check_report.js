@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Opens our charts and reports in Debian's headless Chromium (playwright-core)
+// straight from file:// (as a user opens a mailed report) and checks, on the
+// page after its scripts ran: a PNG screenshot that is not blank, no alert,
+// page error, console error or request; for the report, the region tree's
+// rows, click-to-sort, folding, the filter (text and /regex/), and hostile
+// names shown as text.
+//
+//   node check_report.js report HTML EXPECTED_ROWS [--screenshot PNG]
+//   node check_report.js hostile HTML
+//   node check_report.js svg SVG... [--screenshot PNG]
+//   node check_report.js load HTML          (prints the load event time in ms)
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const zlib = require('zlib');
+const { chromium } = require('playwright-core');
+
+const HOSTILE = ['<script>alert(1)</script>', '" onmouseover="x', 'ünï/cöde & <b>',
+                 '<img src=x onerror=alert(2)>', '"host"<i>'];
+
+function fail(msg) {
+  throw new Error(msg);
+}
+
+// Distinct colours of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes):
+// a blank page has one.
+function pngColours(buf) {
+  let pos = 8, width = 0, height = 0, channels = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos), type = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      channels = { 2: 3, 6: 4 }[data[9]];
+      if (data[8] !== 8 || !channels) fail('unexpected PNG format');
+    } else if (type === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels, out = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? out[y * stride + x - channels] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? out[(y - 1) * stride + x - channels] : 0;
+      let v = line[x];
+      if (f === 1) v += a;
+      else if (f === 2) v += b;
+      else if (f === 3) v += (a + b) >> 1;
+      else if (f === 4) {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[y * stride + x] = v & 255;
+    }
+  }
+  const colours = new Set();
+  for (let i = 0; i < out.length; i += channels * 7) colours.add(out.readUIntBE(i, 3));
+  return colours.size;
+}
+
+async function open(browser, file, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('dialog', async (d) => { problems.push(`alert: ${d.message()}`); await d.dismiss(); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('request', (r) => { if (!r.url().startsWith('file://')) problems.push(`request: ${r.url()}`); });
+  await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
+  return page;
+}
+
+async function notBlank(page, shot, what) {
+  const png = await page.screenshot({ fullPage: false });
+  if (shot) fs.writeFileSync(shot, png);
+  const n = pngColours(png);
+  if (n < 8) fail(`${what}: the screenshot has ${n} colours (blank?)`);
+}
+
+const visibleNames = (page) => page.$$eval('#tree tbody tr', (rows) => rows
+  .filter((r) => r.style.display !== 'none')
+  .map((r) => (r.classList.contains('own') ? '(own)' : r.getAttribute('data-name'))));
+
+async function checkReport(page, expected) {
+  const rows = await visibleNames(page);
+  if (JSON.stringify(rows) !== JSON.stringify(expected))
+    fail(`tree rows ${JSON.stringify(rows)}, expected ${JSON.stringify(expected)}`);
+  // Sort by total (column 2): descending on the first click, siblings within parents.
+  await page.click('#tree thead th:nth-child(3)');
+  const sorted = await page.$$eval('#tree tbody tr', (rs) => rs.map((r) => [r.getAttribute('data-name'),
+    r.getAttribute('data-parent'), r.classList.contains('own'), parseFloat(r.cells[2].getAttribute('data-v'))]));
+  const byParent = {};
+  for (const [, parent, own, v] of sorted) if (!own) (byParent[parent] = byParent[parent] || []).push(v);
+  for (const [p, vs] of Object.entries(byParent))
+    for (let i = 1; i < vs.length; i++)
+      if (vs[i] > vs[i - 1]) fail(`not sorted descending under ${p}: ${vs}`);
+  const aria = await page.getAttribute('#tree thead th:nth-child(3)', 'aria-sort');
+  if (aria !== 'descending') fail(`aria-sort ${aria}`);
+  await page.click('#tree thead th:nth-child(3)');
+  const asc = await page.$$eval('#tree tbody tr:not(.own)', (rs) => rs.filter((r) => !r.getAttribute('data-parent'))
+    .map((r) => parseFloat(r.cells[2].getAttribute('data-v'))));
+  for (let i = 1; i < asc.length; i++) if (asc[i] < asc[i - 1]) fail(`roots not ascending: ${asc}`);
+  // Fold the first subtree, then unfold.
+  const before = (await visibleNames(page)).length;
+  await page.click('#tree button.tg');
+  const folded = (await visibleNames(page)).length;
+  if (!(folded < before)) fail(`folding hid nothing (${before} -> ${folded})`);
+  await page.click('#tree button.tg');
+  if ((await visibleNames(page)).length !== before) fail('unfolding did not restore the rows');
+  // Filter: a substring keeps matching rows and their ancestors; charts dim the rest.
+  await page.fill('#filter', 'solve');
+  const kept = await visibleNames(page);
+  if (!kept.includes('solve') || kept.includes('setup')) fail(`filter "solve": ${JSON.stringify(kept)}`);
+  const dimmed = await page.$$eval('svg [data-r].off', (els) => els.length);
+  if (dimmed === 0) fail('filter dimmed nothing in the charts');
+  await page.fill('#filter', '/^set/');
+  const re = await visibleNames(page);
+  if (!re.includes('setup') || re.includes('solve')) fail(`filter /^set/: ${JSON.stringify(re)}`);
+  await page.fill('#filter', '/[/');
+  if (!(await page.$eval('#filter', (e) => e.classList.contains('bad')))) fail('bad regex not marked');
+  await page.fill('#filter', '');
+  if ((await visibleNames(page)).length !== before) fail('clearing the filter did not restore the rows');
+}
+
+async function checkHostile(page) {
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const h of HOSTILE) if (!text.includes(h)) fail(`hostile text ${JSON.stringify(h)} not shown`);
+  const injected = await page.evaluate(() => document.querySelectorAll('img, b, i, body script:not([id]) ~ script').length);
+  if (injected) fail(`${injected} elements made from names`);
+  const scripts = await page.evaluate(() => document.scripts.length);
+  if (scripts !== 2) fail(`${scripts} scripts`);
+  await page.hover('svg [data-r="1"]').catch(() => {}); // the onmouseover name: nothing may fire
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  let shot = null;
+  const i = args.indexOf('--screenshot');
+  if (i >= 0) shot = args.splice(i, 2)[1];
+  const [mode, ...files] = args;
+  const problems = [];
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    if (mode === 'load') {
+      const t0 = Date.now();
+      const page = await open(browser, files[0], problems);
+      const ms = await page.evaluate(() => {
+        const n = performance.getEntriesByType('navigation')[0];
+        return n.loadEventEnd - n.startTime;
+      });
+      console.log(`load_event_ms ${ms.toFixed(0)} wall_ms ${Date.now() - t0}`);
+    } else if (mode === 'svg') {
+      for (const f of files) {
+        const page = await open(browser, f, problems);
+        await notBlank(page, shot && files.length === 1 ? shot : null, f);
+        const texts = await page.$$eval('text', (t) => t.length);
+        if (texts === 0) fail(`${f}: no text rendered`);
+        await page.close();
+      }
+    } else if (mode === 'report') {
+      const page = await open(browser, files[0], problems);
+      await notBlank(page, shot, files[0]);
+      await checkReport(page, JSON.parse(files[1]));
+    } else if (mode === 'hostile') {
+      const page = await open(browser, files[0], problems);
+      await notBlank(page, null, files[0]);
+      await checkHostile(page);
+    } else {
+      fail(`unknown mode ${mode}`);
+    }
+    if (problems.length) fail(problems.join('; '));
+  } finally {
+    await browser.close();
+  }
+  console.log(`${mode}: ok`);
+}
+
+main().catch((e) => {
+  console.error(`check_report.js: ${e.message}`);
+  process.exit(1);
+});
