@@ -1,7 +1,7 @@
 /* Speedup: several runs against a metadata key (mpi_size, omp_num_threads,
  * ...), each line the reference time over the run's time, with the ideal line
- * x / x_ref. Times: the wall time, and for the largest regions the slowest
- * rank's total (what bounds a parallel step). */
+ * x / x_ref. Times: the wall time, and for the regions the comparison
+ * stage's scaling numbers (sp_scaling_compute: total per rank). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/markup_escape.h"
 #include "plot/plot_internal.h"
+#include "scope_profiler/compare.h"
 
 #define PLOT_H     300.0
 #define MAX_SERIES 6
@@ -45,28 +46,17 @@ static double wall_time(const sp_results *r) {
     return isfinite(t) && t > 0 ? t : sp_results_time_span(r);
 }
 
-/* The slowest rank's total of a region, NaN when the run lacks it. */
-static double region_time(const sp_results *r, const char *name) {
-    long g = sp_results_find(r, name);
-    if (g < 0) return NAN;
-    const sp_mpi_region *mr = sp_results_region_at(r, (size_t)g);
-    size_t n = sp_mpi_region_num_ranks(mr);
-    double *t = malloc((n ? n : 1) * sizeof *t), mx = 0;
-    if (!t) return NAN;
-    sp_mpi_region_total_durations(mr, t, n);
-    for (size_t i = 0; i < n; i++)
-        if (t[i] > mx) mx = t[i];
-    free(t);
-    return mx > 0 ? mx : NAN;
-}
-
 typedef struct series {
     const char *name; /* NULL: the wall time */
-    double y[64];
+    size_t n;
+    double x[64], y[64];
+    const char *label[64]; /* a run's label, or NULL: runs[i] runs at that x averaged */
+    unsigned runs[64];
 } series;
 
-static void draw_series(sp_chart *c, const series *s, const point *pts, size_t n, double x0,
-                        double w, double top, double xmax, double ymax) {
+static void draw_series(sp_chart *c, const series *s, double x0, double w, double top, double xmax,
+                        double ymax) {
+    size_t n = s->n;
     char fill[8];
     if (s->name)
         sp_region_colour(s->name, fill);
@@ -77,16 +67,21 @@ static void draw_series(sp_chart *c, const series *s, const point *pts, size_t n
                       fill);
     for (size_t i = 0; i < n; i++)
         if (isfinite(s->y[i]))
-            sp_textbuf_printf(c->b, "%.1f,%.1f ", x0 + pts[i].x / xmax * w,
+            sp_textbuf_printf(c->b, "%.1f,%.1f ", x0 + s->x[i] / xmax * w,
                               top + PLOT_H - s->y[i] / ymax * PLOT_H);
     sp_textbuf_append(c->b, "\"/>\n");
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(s->y[i])) continue;
         char tip[800];
-        snprintf(tip, sizeof tip, "%s at %g: speedup %.2fx (%s)", s->name ? s->name : "wall time",
-                 pts[i].x, s->y[i], sp_results_display_label(pts[i].r));
+        if (s->label[i])
+            snprintf(tip, sizeof tip, "%s at %g: speedup %.2fx (%s)",
+                     s->name ? s->name : "wall time", s->x[i], s->y[i], s->label[i]);
+        else
+            snprintf(tip, sizeof tip, "%s at %g: speedup %.2fx (%u run%s)",
+                     s->name ? s->name : "wall time", s->x[i], s->y[i], s->runs[i],
+                     s->runs[i] == 1 ? "" : "s averaged");
         sp_textbuf_printf(c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"",
-                          x0 + pts[i].x / xmax * w, top + PLOT_H - s->y[i] / ymax * PLOT_H, fill);
+                          x0 + s->x[i] / xmax * w, top + PLOT_H - s->y[i] / ymax * PLOT_H, fill);
         if (region >= 0) sp_textbuf_printf(c->b, " data-r=\"%ld\"", region);
         sp_textbuf_append(c->b, "><title>");
         sp_markup_escape(c->b, tip);
@@ -115,19 +110,42 @@ sp_status sp_chart_speedup(sp_chart *c, sp_error *err) {
     const sp_results *ref = pts[0].r;
     series *all = calloc(MAX_SERIES, sizeof *all);
     if (!all) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    size_t ns = 1;
-    all[0].name = NULL;
-    for (size_t i = 0; i < c->num_regions && ns < MAX_SERIES; i++)
-        all[ns++].name = sp_mpi_region_name(c->regions[i]);
     double ymax = pts[n - 1].x / pts[0].x, xmax = pts[n - 1].x;
-    for (size_t s = 0; s < ns; s++) {
-        double tref = all[s].name ? region_time(ref, all[s].name) : wall_time(ref);
-        for (size_t i = 0; i < n; i++) {
-            double t = all[s].name ? region_time(pts[i].r, all[s].name) : wall_time(pts[i].r);
-            all[s].y[i] = t > 0 && tref > 0 ? tref / t : NAN;
-            if (isfinite(all[s].y[i]) && all[s].y[i] > ymax) ymax = all[s].y[i];
-        }
+    all[0].n = n; /* the wall time, run by run */
+    for (size_t i = 0; i < n; i++) {
+        double t = wall_time(pts[i].r), tref = wall_time(ref);
+        all[0].x[i] = pts[i].x;
+        all[0].y[i] = t > 0 && tref > 0 ? tref / t : NAN;
+        all[0].label[i] = sp_results_display_label(pts[i].r);
     }
+    /* Regions: the comparison stage's scaling numbers (total per rank). */
+    sp_scaling_options so = {0};
+    so.x = key;
+    so.total = 1;
+    so.filter = c->o->filter;
+    sp_scaling *sc = sp_scaling_compute(c->runs, c->num_runs, &so, err);
+    if (!sc) {
+        free(all);
+        return err ? err->status : SP_ERR_OUT_OF_MEMORY;
+    }
+    size_t ns = 1;
+    for (size_t g = 0; g < sc->num_regions && ns < MAX_SERIES; g++) {
+        long idx = sp_results_find(c->r, sc->regions[g].name);
+        if (idx < 0) continue;
+        all[ns].name = sp_results_region_name(c->r, (size_t)idx);
+        for (size_t k = 0; k < sc->num_x && k < 64; k++) {
+            const sp_scaling_point *p = &sc->regions[g].points[k];
+            all[ns].x[k] = sc->xs[k];
+            all[ns].y[k] = p->has_time ? p->speedup : NAN;
+            all[ns].runs[k] = sc->runs_at_x[k];
+        }
+        all[ns].n = sc->num_x < 64 ? sc->num_x : 64;
+        ns++;
+    }
+    sp_scaling_free(sc);
+    for (size_t s = 0; s < ns; s++)
+        for (size_t i = 0; i < all[s].n; i++)
+            if (isfinite(all[s].y[i]) && all[s].y[i] > ymax) ymax = all[s].y[i];
     ymax *= 1.08;
     double top = SP_PLOT_TITLE_H + 16, x0 = 56, w = c->width - x0 - 200;
     int height = (int)(top + PLOT_H + 60);
@@ -161,7 +179,7 @@ sp_status sp_chart_speedup(sp_chart *c, sp_error *err) {
                       x0 + pts[0].x / xmax * w, top + PLOT_H - 1.0 / ymax * PLOT_H, x0 + w,
                       top + PLOT_H - (xmax / pts[0].x) / ymax * PLOT_H);
     for (size_t s = 0; s < ns; s++)
-        draw_series(c, &all[s], pts, n, x0, w, top, xmax, ymax);
+        draw_series(c, &all[s], x0, w, top, xmax, ymax);
     double ly = top + 8, lx = x0 + w + 16;
     sp_textbuf_printf(c->b,
                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"id\"/>\n", lx,
@@ -179,8 +197,9 @@ sp_status sp_chart_speedup(sp_chart *c, sp_error *err) {
         sp_svg_text(c->b, lx + 24, ly + 2, "start", "lb", all[s].name ? all[s].name : "wall time",
                     c->width - lx - 30, region);
     }
-    sp_svg_note(c->b, x0, height - 8,
-                "Speedup = reference time / run time; regions: the slowest rank's total.");
+    sp_svg_note(
+        c->b, x0, height - 8,
+        "Speedup = reference time / run time; regions: total per rank (scaling's numbers).");
     sp_svg_end(c->b);
     free(all);
     return SP_OK;

@@ -145,7 +145,7 @@ def main():
     lines = list(root.iter(SVG + "polyline"))
     check(len(lines) == 3, f"speedup: {len(lines)} series (wall, solve, serial)")
     tips = ["".join(t.itertext()) for t in root.iter(SVG + "title")]
-    check(any(t.startswith("solve at 4: speedup 4.00x") for t in tips), f"speedup tips {tips}")
+    check(any(t.startswith("solve at 4: speedup 4.00x (1 run)") for t in tips), f"speedup tips {tips}")
     check(any(t.startswith("serial at 4: speedup 1.00x") for t in tips), "serial speedup")
 
     # The report: two scripts (data, code), hostile names only as text.
@@ -181,6 +181,15 @@ def main():
     for h in HOSTILE + ["<img src=x onerror=alert(2)>", '"host"<i>']:
         check(h in text, f"report: {h!r} not shown as text")
     check(size < 300_000, f"report: {size} bytes")
+
+    # Several runs: the comparison stage's rows and verdicts, and the speedup chart.
+    multi = os.path.join(work, "scale.html")
+    run(tool, "report", *(os.path.join(work, f"scale_np{n}.h5") for n in (1, 2, 4)), "-o", multi)
+    with open(multi, encoding="utf-8") as f:
+        page = f.read()
+    check(page.count('class="sortable changes"') == 2, "scale report: two comparison tables")
+    check("Speedup against mpi_size" in page, "scale report: speedup chart")
+    check("+300.0%" in page, "scale report: serial's total change on 4 ranks")
 
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
