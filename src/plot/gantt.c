@@ -45,6 +45,9 @@ static size_t rank_threads(const sp_results *r, uint32_t rank, int64_t *out, siz
 
 static sp_status collect_lanes(sp_chart *c, lanes *out, sp_error *err) {
     int64_t threads[256];
+    /* Thread lanes only when some rank recorded several threads (the per-lane
+     * summaries walk the calls, so a single-thread run skips them). */
+    int split = sp_results_num_threads(c->r) > sp_results_num_data_ranks(c->r);
     for (size_t i = 0; i < c->num_regions; i++) {
         const sp_mpi_region *mr = c->regions[i];
         long region = sp_chart_region_index(c, mr);
@@ -58,7 +61,7 @@ static sp_status collect_lanes(sp_chart *c, lanes *out, sp_error *err) {
                                     "%s holds no per-call events (aggregate layout): a Gantt "
                                     "chart needs them; try the durations chart",
                                     sp_results_path(c->r));
-            size_t nt = rank_threads(c->r, rank, threads, 256);
+            size_t nt = split ? rank_threads(c->r, rank, threads, 256) : 1;
             int ok = 1;
             if (nt > 1 && nt <= 256) {
                 for (size_t t = 0; t < nt && ok; t++)
