@@ -73,7 +73,8 @@ static void measure(const sp_results *r, sp_export_format format, long calls) {
     double t = bench_now_s() - t0, cpu = cpu_now_s() - c0;
     long peak = bench_status_kib("VmHWM:");
     fclose(out);
-    printf("%-13s %6.2f s (cpu %5.2f s)  %6.1f bytes/call  %10llu bytes (estimate %+.1f%%)  peak +%.1f MiB\n",
+    printf("%-13s %6.2f s (cpu %5.2f s)  %6.1f bytes/call  %10llu bytes (estimate %+.1f%%)  peak "
+           "+%.1f MiB\n",
            sp_export_format_name(format), t, cpu, (double)bytes / (double)calls, bytes,
            100.0 * ((double)est.bytes / (double)bytes - 1), (peak - before) / 1024.0);
 }
@@ -97,8 +98,8 @@ int main(int argc, char **argv) {
     long total = 0;
     for (size_t i = 0; i < sp_results_num_regions(r); i++)
         total += (long)sp_mpi_region_num_calls(sp_results_region_at(r, i));
-    printf("== export %ld calls (4 nested regions and the session root), results %.0f MiB\n",
-           total, bench_status_kib("VmRSS:") / 1024.0);
+    printf("== export %ld calls (4 nested regions and the session root), results %.0f MiB\n", total,
+           bench_status_kib("VmRSS:") / 1024.0);
     static const sp_export_format formats[] = {SP_EXPORT_PERFETTO, SP_EXPORT_CHROME_TRACE,
                                                SP_EXPORT_SPEEDSCOPE, SP_EXPORT_FOLDED};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
