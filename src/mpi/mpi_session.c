@@ -220,6 +220,7 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     MPI_Comm_size(comm, &size);
     sp_session_data data;
     sp_status st = sp_internal_session_stop((uint32_t)rank, &data);
+    if (st == SP_ERR_NOT_ACTIVE) return st; /* another thread's finalize won the session */
     sp_arrival arrival = sp_mpi_arrival_check(comm, sp_mpi_timeout_seconds());
     if (arrival != SP_ARRIVAL_ALL) {
         if (arrival == SP_ARRIVAL_TIMED_OUT)

@@ -10,6 +10,7 @@
 
 #include "record/clock.h"
 #include "record/mismatch.h"
+#include "record/quiesce.h"
 #include "record/registry.h"
 #include "record/thread_state.h"
 
@@ -28,12 +29,29 @@ static void out_of_memory_once(void) {
                         "recorded so far are kept\n");
 }
 
+static void begin_slow_locked(sp_thread *t, sp_region_t region);
+
+/* A call that passed the inline check as finalize cleared the flag. */
+static __attribute__((noinline)) void begin_too_late(sp_thread *t) {
+    sp_quiesce_leave(t);
+    sp_quiesce_count_dropped();
+}
+
 static __attribute__((noinline)) void begin_slow(sp_region_t region) {
     sp_thread *t = sp_current_thread;
     if (!t && !(t = sp_thread_attach())) {
         out_of_memory_once();
         return;
     }
+    if (!sp_quiesce_enter(t)) {
+        begin_too_late(t);
+        return;
+    }
+    begin_slow_locked(t, region);
+    sp_quiesce_leave(t);
+}
+
+static void begin_slow_locked(sp_thread *t, sp_region_t region) {
     if (t->depth == t->stack_capacity && !sp_thread_grow_stack(t)) {
         out_of_memory_once();
         return;
@@ -60,23 +78,34 @@ static __attribute__((noinline)) void stamp_start_monotonic(sp_event_slot *slot)
 
 void sp_internal_begin_(sp_region_t region) {
     sp_thread *t = sp_current_thread;
-    if (LIKELY(t != NULL && region < t->num_cursors)) {
-        sp_row_cursor *cursor = &t->cursors[region];
-        if (LIKELY(cursor->next != cursor->limit && t->depth < t->stack_capacity)) {
-            sp_event_slot *slot = cursor->next++;
-            sp_frame *frame = &t->stack[t->depth++];
-            frame->slot = slot;
-            frame->region = region;
-            slot->end = 0;
-#if SP_HAVE_TSC
-            if (LIKELY(sp_clock_uses_tsc)) {
-                slot->start = __rdtsc();
-                return;
-            }
-#endif
-            stamp_start_monotonic(slot);
+    if (LIKELY(t != NULL)) {
+        if (UNLIKELY(!sp_quiesce_enter(t))) {
+            begin_too_late(t);
             return;
         }
+        if (LIKELY(region < t->num_cursors)) {
+            sp_row_cursor *cursor = &t->cursors[region];
+            if (LIKELY(cursor->next != cursor->limit && t->depth < t->stack_capacity)) {
+                sp_event_slot *slot = cursor->next++;
+                sp_frame *frame = &t->stack[t->depth++];
+                frame->slot = slot;
+                frame->region = region;
+                slot->end = 0;
+#if SP_HAVE_TSC
+                if (LIKELY(sp_clock_uses_tsc)) {
+                    slot->start = __rdtsc();
+                    sp_quiesce_leave(t);
+                    return;
+                }
+#endif
+                stamp_start_monotonic(slot);
+                sp_quiesce_leave(t);
+                return;
+            }
+        }
+        begin_slow_locked(t, region);
+        sp_quiesce_leave(t);
+        return;
     }
     begin_slow(region);
 }
@@ -103,18 +132,33 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
     sp_mismatch_out_of_order(region, innermost, dropped, file, line);
 }
 
+static __attribute__((noinline)) void end_unattached(sp_region_t region, const char *file,
+                                                     int line) {
+    sp_mismatch_unmatched(region, SP_REGION_NONE, file, line);
+}
+
 static inline __attribute__((always_inline)) void end_at(sp_region_t region, const char *file,
                                                          int line, uint64_t now) {
     sp_thread *t = sp_current_thread;
-    if (LIKELY(t != NULL && t->depth > 0)) {
+    if (UNLIKELY(t == NULL)) {
+        end_unattached(region, file, line);
+        return;
+    }
+    if (UNLIKELY(!sp_quiesce_enter(t))) { /* finalize has begun: the call stays open */
+        sp_quiesce_leave(t);
+        return;
+    }
+    if (LIKELY(t->depth > 0)) {
         sp_frame *frame = &t->stack[t->depth - 1];
         if (LIKELY(frame->region == region)) {
             t->depth--;
             frame->slot->end = now;
+            sp_quiesce_leave(t);
             return;
         }
     }
     end_slow(region, file, line, now);
+    sp_quiesce_leave(t);
 }
 
 static __attribute__((noinline)) void end_monotonic(sp_region_t region, const char *file,
@@ -222,7 +266,13 @@ sp_status sp_reserve(sp_region_t region, uint64_t calls) {
     if (region == SP_REGION_NONE || region > sp_registry_count()) return SP_ERR_INVALID_ARGUMENT;
     sp_thread *t = sp_current_thread;
     if (!t && !(t = sp_thread_attach())) return SP_ERR_OUT_OF_MEMORY;
-    return sp_thread_reserve(t, region, calls) ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+    if (!sp_quiesce_enter(t)) {
+        sp_quiesce_leave(t);
+        return SP_ERR_NOT_ACTIVE;
+    }
+    int ok = sp_thread_reserve(t, region, calls);
+    sp_quiesce_leave(t);
+    return ok ? SP_OK : SP_ERR_OUT_OF_MEMORY;
 }
 
 sp_region_t sp_internal_site_(sp_region_t *slot, const char *name, const char *file, int line) {

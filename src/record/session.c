@@ -12,6 +12,7 @@
 #include "record/clock.h"
 #include "record/metadata.h"
 #include "record/mismatch.h"
+#include "record/quiesce.h"
 #include "record/output_path.h"
 #include "record/session_root.h"
 #include "record/source_capture.h"
@@ -76,6 +77,8 @@ sp_status sp_setup(const sp_options *options) {
         last_output_path = strdup(config.file_path);
         sp_target_id_take(config.file_path, &target_at_setup);
         sp_mismatch_reset();
+        sp_quiesce_prepare();
+        sp_quiesce_take_dropped();
         if (config.disable) {
             state = SP_SESSION_DISABLED;
         } else {
@@ -101,11 +104,17 @@ const char *sp_output_path(void) {
 sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&session_lock);
-    if (state != SP_SESSION_RECORDING) {
-        sp_session_state s = state;
+    if (state == SP_SESSION_DISABLED) {
+        state = SP_SESSION_FINALIZING;
+        out->disabled = 1;
         pthread_mutex_unlock(&session_lock);
-        return s == SP_SESSION_DISABLED ? SP_OK : SP_ERR_NOT_ACTIVE;
+        return SP_OK;
     }
+    if (state != SP_SESSION_RECORDING) {
+        pthread_mutex_unlock(&session_lock);
+        return SP_ERR_NOT_ACTIVE;
+    }
+    state = SP_SESSION_FINALIZING;
     sp_session_root_close();
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
     out->finalize_ns = sp_internal_clock_now_ns();
@@ -115,7 +124,14 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     memset(&config, 0, sizeof config);
     pthread_mutex_unlock(&session_lock);
 
+    sp_quiesce_wait(); /* no thread is inside a recording call from here on */
     sp_clock_stop();
+    uint64_t racing = sp_quiesce_take_dropped();
+    if (racing)
+        fprintf(stderr,
+                "scope-profiler: %llu call(s) began on other threads while sp_finalize() was "
+                "stopping the session; they are not recorded\n",
+                (unsigned long long)racing);
     return sp_collect(&out->model, rank, &out->report);
 }
 
@@ -249,11 +265,10 @@ sp_status sp_finalize(const sp_finalize_options *options) {
 
 sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
     if (options && options->results) *options->results = NULL;
-    sp_session_state s = sp_internal_session_state();
-    if (s == SP_SESSION_NONE) return SP_ERR_NOT_ACTIVE;
     sp_session_data data;
     sp_status st = sp_internal_session_stop(0, &data);
-    if (s == SP_SESSION_DISABLED) {
+    if (st == SP_ERR_NOT_ACTIVE) return st; /* none, or another thread's finalize won */
+    if (data.disabled) {
         sp_internal_session_end(&data);
         return SP_OK;
     }

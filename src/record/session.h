@@ -18,7 +18,8 @@
 typedef enum sp_session_state {
     SP_SESSION_NONE = 0, /* never set up, or finalized */
     SP_SESSION_RECORDING,
-    SP_SESSION_DISABLED
+    SP_SESSION_DISABLED,
+    SP_SESSION_FINALIZING /* one sp_finalize owns the session until it ends */
 } sp_session_state;
 
 /* What finalize works on: the settings and this process's calls. */
@@ -29,12 +30,16 @@ typedef struct sp_session_data {
     sp_model model; /* rows of rank `rank` only, no metadata yet */
     sp_collect_report report;
     sp_target_id target; /* the output path at sp_setup: another run writing it is detected */
+    int disabled;        /* the session was a disabled one: nothing to write */
 } sp_session_data;
 
 SP_INTERNAL_API sp_session_state sp_internal_session_state(void);
 
 /* Stops recording and collects the calls as rank `rank` into out (the
- * session stays set up until sp_internal_session_end()). */
+ * session stays set up until sp_internal_session_end()). Exactly one caller
+ * wins (the state becomes SP_SESSION_FINALIZING atomically); any other gets
+ * SP_ERR_NOT_ACTIVE and must not call sp_internal_session_end(). A disabled
+ * session gives SP_OK with out->disabled set. */
 SP_INTERNAL_API sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out);
 
 /* Adds /metadata (rank 0's) and source texts to out->model. */

@@ -193,6 +193,15 @@ static void free_rows(sp_thread *t) {
     t->num_cursors = 0;
 }
 
+sp_thread *sp_thread_list_locked(void) {
+    pthread_mutex_lock(&list_lock);
+    return list_head;
+}
+
+void sp_thread_list_unlock(void) {
+    pthread_mutex_unlock(&list_lock);
+}
+
 void sp_thread_reset_all(void) {
     pthread_mutex_lock(&list_lock);
     sp_thread **link = &list_head;

@@ -55,6 +55,7 @@ typedef struct sp_thread {
     uint32_t depth;
     sp_frame *stack;
     uint32_t stack_capacity;
+    int busy; /* inside a recording call (record/quiesce.h) */
     /* cold */
     sp_row_chunks *rows; /* parallel to cursors */
     sp_name_cache_entry *name_cache;
@@ -94,6 +95,10 @@ int sp_thread_grow_stack(sp_thread *t);
 
 /* The head of the list of all thread states (for finalize, threads quiet). */
 sp_thread *sp_thread_list(void);
+
+/* The list with its lock held, for walking it while threads attach; then unlock. */
+sp_thread *sp_thread_list_locked(void);
+void sp_thread_list_unlock(void);
 
 /* Frees the buffers of every thread (after finalize collected them); exited
  * threads' states go entirely, live ones are reset for a next session. */
