@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_error.h"
 
 int cli_read_runs(const cli_list *files, cli_runs *out) {
@@ -12,6 +13,7 @@ int cli_read_runs(const cli_list *files, cli_runs *out) {
     int rc = 0;
     for (size_t i = 0; i < files->count; i++) {
         sp_error err = {0};
+        cli_reading(files->items[i]);
         sp_results *r = sp_read(files->items[i], &err);
         if (r) {
             out->items[out->count++] = r;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -105,6 +106,7 @@ static void print_events(FILE *out, sp_event_iter *it, int json) {
 
 static int run(const char *path, events_options *o) {
     sp_error err = {0};
+    cli_reading(path);
     sp_results *r = sp_read(path, &err);
     if (!r) {
         cli_error_sp(&err);

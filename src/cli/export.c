@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -335,6 +336,7 @@ static int run(const char *format_name, const char *path, export_options *o) {
     o->ex.select.num_threads = o->num_threads;
     o->ex.gzip = o->output && ends_with(o->output, ".gz");
     sp_error err = {0};
+    cli_reading(path);
     sp_results *r = sp_read(path, &err);
     if (!r) {
         cli_error_sp(&err);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
@@ -212,6 +213,7 @@ static int inspect_files(const cli_list *files, const inspect_options *o, run_li
     size_t printed = 0;
     for (size_t i = 0; i < files->count; i++) {
         sp_error err = {0};
+        cli_reading(files->items[i]);
         sp_results *r = sp_read(files->items[i], &err);
         if (!r) {
             cli_error_sp(&err);

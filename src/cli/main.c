@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_error.h"
 #include "analysis/suggest.h"
 #include "scope_profiler.h"
@@ -102,7 +103,7 @@ static int dispatch(int argc, char **argv) {
     }
     const command *c = find_command(name);
     if (!c) return unknown_command(name);
-    return c->run(argc - 1, argv + 1);
+    return cli_run_contained(c->run, argc - 1, argv + 1, finish);
 }
 
 int main(int argc, char **argv) {

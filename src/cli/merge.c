@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -135,6 +136,7 @@ static sp_status append_input(sp_writer *w, const merge_plan *plan, size_t index
     const merge_input *in = &plan->inputs[index];
     sp_model m;
     memset(&m, 0, sizeof m);
+    cli_reading(in->path);
     sp_status st = sp_read_model(in->path, &m, err);
     if (st) return st;
     if (m.num_events != in->num_events || m.num_regions != in->num_names)

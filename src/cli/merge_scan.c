@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_contain.h"
 #include "cli/cli_error.h"
 #include "cli/merge.h"
 #include "format/reader.h"
@@ -69,6 +70,7 @@ static int scan_one(const char *path, merge_input *in) {
     memset(&m, 0, sizeof m);
     sp_error err = {0};
     in->path = path;
+    cli_reading(path);
     if (sp_read_model(path, &m, &err) != SP_OK) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;

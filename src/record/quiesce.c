@@ -9,6 +9,9 @@
 #endif
 
 int sp_quiesce_self_fence = 1;
+#ifdef __SANITIZE_THREAD__
+int sp_quiesce_fence_word;
+#endif
 static pthread_once_t registered = PTHREAD_ONCE_INIT;
 static int barrier_command;
 static uint64_t dropped_racing;
@@ -31,7 +34,7 @@ void sp_quiesce_prepare(void) {
 }
 
 void sp_quiesce_wait(void) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    SP_FULL_FENCE();
 #if defined(__linux__) && defined(SYS_membarrier)
     /* every thread passes a full barrier: its busy mark is visible now, or it
      * will see the cleared flag */

@@ -16,6 +16,15 @@
 #include "record/thread_state.h"
 
 extern int sp_internal_active_;
+
+/* A full barrier (TSan does not model fences: a sequentially consistent
+ * read-modify-write does the same there). */
+#ifdef __SANITIZE_THREAD__
+extern int sp_quiesce_fence_word;
+#define SP_FULL_FENCE() ((void)__atomic_fetch_add(&sp_quiesce_fence_word, 0, __ATOMIC_SEQ_CST))
+#else
+#define SP_FULL_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
 /* 1 when membarrier is not available: the hot path then fences itself. */
 extern int sp_quiesce_self_fence;
 
@@ -24,7 +33,7 @@ extern int sp_quiesce_self_fence;
 static inline int sp_quiesce_enter(sp_thread *t) {
     __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
     if (__builtin_expect(sp_quiesce_self_fence, 0))
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        SP_FULL_FENCE();
     else
         __asm__ __volatile__("" ::: "memory");
     return __atomic_load_n(&sp_internal_active_, __ATOMIC_ACQUIRE);

@@ -1,0 +1,15 @@
+/*
+ * Byte-level fuzzing of the reader: any bytes (libFuzzer mutates real
+ * profiles, seeded from tests/fixtures) are written to an in-memory file and
+ * read with sp_read(); the read must end in results or an error status.
+ */
+#ifndef SP_FUZZ_BYTES_H
+#define SP_FUZZ_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads `data` as a profile; returns 0 on results, 1 on an error status. */
+int sp_fuzz_bytes_one(const uint8_t *data, size_t size);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * Plain driver of the byte-level fuzzer (any compiler, run by ctest):
+ * replays tests/fuzz/regressions_bytes, then flips bytes of the real
+ * profiles in tests/fixtures with a fixed seed. Each input is read in a
+ * child process with a time limit; a crash or a hang inside libhdf5 is then
+ * checked against the CLI, which must contain it (one line, exit 2).
+ *
+ *   fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r REGRESSION_DIR]
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz_bytes.h"
+
+static unsigned char *load(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = n > 0 ? malloc((size_t)n) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+/* 0 read fine or refused, 1 crashed, 2 hung. */
+static int read_in_child(const unsigned char *data, size_t size) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);
+        sp_fuzz_bytes_one(data, size);
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? 2 : 1;
+}
+
+/* The CLI on the same bytes: one "scope-profiler: " line and exit 2, or success. */
+static int cli_contains(const char *cli, const unsigned char *data, size_t size) {
+    char dir[] = "/tmp/sp_fuzz_bytes_XXXXXX";
+    if (!mkdtemp(dir)) return 0;
+    char path[128], err_path[128], cmd[1024];
+    snprintf(path, sizeof path, "%s/in.h5", dir);
+    snprintf(err_path, sizeof err_path, "%s/err", dir);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(data, 1, size, f);
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd,
+             "SCOPE_PROFILER_CLI_TIMEOUT=10 '%s' inspect '%s' >/dev/null 2>'%s'", cli, path,
+             err_path);
+    int rc = system(cmd);
+    size_t err_size = 0;
+    unsigned char *err = load(err_path, &err_size);
+    int lines = 0;
+    for (size_t i = 0; err && i < err_size; i++)
+        lines += err[i] == '\n';
+    int ok = WIFEXITED(rc) && (WEXITSTATUS(rc) == 0 ||
+                               (WEXITSTATUS(rc) == 2 && lines == 1 && err &&
+                                strncmp((char *)err, "scope-profiler: ", 16) == 0));
+    if (!ok) fprintf(stderr, "CLI: exit %d, stderr: %.*s\n", WEXITSTATUS(rc), (int)err_size, err);
+    free(err);
+    unlink(path);
+    unlink(err_path);
+    rmdir(dir);
+    return ok;
+}
+
+static int failures, crashes, hangs, inputs;
+
+static void check(const char *cli, const unsigned char *data, size_t size, const char *what) {
+    inputs++;
+    int r = read_in_child(data, size);
+    if (r == 0) return;
+    if (r == 1) crashes++;
+    if (r == 2) hangs++;
+    if (!cli_contains(cli, data, size)) {
+        failures++;
+        fprintf(stderr, "FAIL: %s %s and the CLI did not contain it\n", what,
+                r == 1 ? "crashes libhdf5" : "hangs");
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 5) {
+        fprintf(stderr, "usage: fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r DIR]\n");
+        return 2;
+    }
+    const char *cli = argv[1];
+    unsigned long seed = strtoul(argv[2], NULL, 10);
+    long count = strtol(argv[3], NULL, 10);
+    const char *regressions = NULL;
+    int num_fixtures = 0;
+    const char *fixtures[32];
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            regressions = argv[++i];
+        else if (num_fixtures < 32)
+            fixtures[num_fixtures++] = argv[i];
+    }
+    DIR *d = regressions ? opendir(regressions) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "README") == 0) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", regressions, e->d_name);
+        size_t size;
+        unsigned char *data = load(path, &size);
+        if (data) check(cli, data, size, e->d_name);
+        free(data);
+    }
+    if (d) closedir(d);
+    srand((unsigned)seed);
+    for (long n = 0; n < count && num_fixtures; n++) {
+        size_t size;
+        unsigned char *data = load(fixtures[n % num_fixtures], &size);
+        if (!data) continue;
+        int flips = 1 + rand() % 8;
+        for (int k = 0; k < flips; k++)
+            data[(size_t)rand() % size] ^= (unsigned char)(1 + rand() % 255);
+        char what[64];
+        snprintf(what, sizeof what, "mutation %ld", n);
+        check(cli, data, size, what);
+        free(data);
+    }
+    printf("%d inputs: %d crashed and %d hung inside the reader's process (all contained by the "
+           "CLI: %s)\n",
+           inputs, crashes, hangs, failures ? "NO" : "yes");
+    return failures ? 1 : 0;
+}
