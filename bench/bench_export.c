@@ -16,27 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_profile.h"
 #include "bench_support.h"
-
-static void write_profile(const char *path, long calls) {
-    sp_options opt = SP_OPTIONS_INIT;
-    opt.file_path = path;
-    sp_setup(&opt);
-    sp_region_t step = sp_region("timestep"), assemble = sp_region("assemble"),
-                solve = sp_region("solve"), io = sp_region("io");
-    for (long i = 0; i < calls / 4; i++) {
-        sp_begin(step);
-        sp_begin(assemble);
-        sp_end(assemble);
-        sp_begin(solve);
-        sp_begin(io);
-        sp_end(io);
-        sp_end(solve);
-        sp_end(step);
-    }
-    sp_finalize_options quiet = {.quiet = 1};
-    sp_finalize(&quiet);
-}
 
 static double cpu_now_s(void) {
     struct timespec ts;
@@ -87,7 +68,7 @@ int main(int argc, char **argv) {
              (long)getpid());
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
-    write_profile(path, calls);
+    bench_write_nested_profile(path, calls);
     sp_error err;
     sp_results *r = sp_read(path, &err);
     unlink(path);

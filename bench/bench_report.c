@@ -21,27 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_profile.h"
 #include "bench_support.h"
-
-static void write_profile(const char *path, long calls) {
-    sp_options opt = SP_OPTIONS_INIT;
-    opt.file_path = path;
-    sp_setup(&opt);
-    sp_region_t step = sp_region("timestep"), assemble = sp_region("assemble"),
-                solve = sp_region("solve"), io = sp_region("io");
-    for (long i = 0; i < calls / 4; i++) {
-        sp_begin(step);
-        sp_begin(assemble);
-        sp_end(assemble);
-        sp_begin(solve);
-        sp_begin(io);
-        sp_end(io);
-        sp_end(solve);
-        sp_end(step);
-    }
-    sp_finalize_options quiet = {.quiet = 1};
-    sp_finalize(&quiet);
-}
 
 static long file_size(const char *path) {
     struct stat st;
@@ -102,7 +83,7 @@ int main(int argc, char **argv) {
     printf("%-34s %8.1f KB (target < 300 KB)\n", "tutorial report", file_size(tut_html) / 1e3);
     sp_results_free(tut);
 
-    write_profile(prof, calls);
+    bench_write_nested_profile(prof, calls);
     double t0 = bench_now_s();
     sp_results *r = read_or_die(prof);
     double t1 = bench_now_s();
