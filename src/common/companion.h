@@ -25,7 +25,9 @@ typedef struct sp_companion {
     sp_session_state (*session_state)(void);
     sp_status (*session_stop)(uint32_t rank, sp_session_data *out);
     sp_status (*session_describe)(sp_session_data *data, int64_t mpi_size, int64_t num_nodes);
-    sp_status (*session_write)(const sp_session_data *data, const sp_model *model);
+    sp_status (*session_write)(sp_session_data *data, const sp_model *model);
+    sp_write_options (*write_options)(const sp_session_data *data);
+    void (*session_moved)(sp_session_data *data, char *path);
     char *(*fallback_path)(const char *path);
     sp_status (*session_report)(sp_session_data *data, sp_model *model,
                                 const sp_finalize_options *options);
@@ -51,6 +53,7 @@ typedef struct sp_companion {
                                           size_t count, sp_error *err);
     sp_status (*writer_commit)(sp_writer *w, sp_error *err);
     void (*writer_abort)(sp_writer *w);
+    void (*writer_guard_target)(sp_writer *w, const sp_target_id *since, char **saved_as);
 } sp_companion;
 
 #endif

@@ -57,8 +57,16 @@ sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size, 
     return c()->session_describe(data, mpi_size, num_nodes);
 }
 
-sp_status sp_internal_session_write(const sp_session_data *data, const sp_model *model) {
+sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model) {
     return c()->session_write(data, model);
+}
+
+sp_write_options sp_internal_write_options(const sp_session_data *data) {
+    return c()->write_options(data);
+}
+
+void sp_internal_session_moved(sp_session_data *data, char *path) {
+    c()->session_moved(data, path);
 }
 
 char *sp_internal_fallback_path(const char *path) {
@@ -132,4 +140,8 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
 
 void sp_writer_abort(sp_writer *w) {
     c()->writer_abort(w);
+}
+
+void sp_writer_guard_target(sp_writer *w, const sp_target_id *since, char **saved_as) {
+    c()->writer_guard_target(w, since, saved_as);
 }

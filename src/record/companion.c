@@ -11,6 +11,8 @@ static const sp_companion table = {
     .session_stop = sp_internal_session_stop,
     .session_describe = sp_internal_session_describe,
     .session_write = sp_internal_session_write,
+    .write_options = sp_internal_write_options,
+    .session_moved = sp_internal_session_moved,
     .fallback_path = sp_internal_fallback_path,
     .session_report = sp_internal_session_report,
     .finalize_serial = sp_internal_finalize_serial,
@@ -27,6 +29,7 @@ static const sp_companion table = {
     .writer_put_clock_offsets = sp_writer_put_clock_offsets,
     .writer_commit = sp_writer_commit,
     .writer_abort = sp_writer_abort,
+    .writer_guard_target = sp_writer_guard_target,
 };
 
 const void *sp_companion_interface(unsigned version) {
