@@ -235,6 +235,11 @@ SP_API void sp_end_fn(sp_region_t region, const char *file, int line);
 SP_API void sp_begin_name_fn(const char *name, const char *file, int line);
 SP_API void sp_end_name_fn(const char *name, const char *file, int line);
 
+/* For libscope_profiler_mpi only (not for applications): the core's
+ * private interface for its companion library, an opaque table whose layout
+ * changes with `version`; NULL for a version this library does not have. */
+SP_API const void *sp_companion_interface(unsigned version);
+
 /* --- Hot path ------------------------------------------------------------
  * sp_begin()/sp_end() test one flag inline, so that before sp_setup(), after
  * sp_finalize() and when disabled they cost about a nanosecond.

@@ -12,7 +12,7 @@
  *   .total_duration, ...                 sp_mpi_region_total_duration(mr), ... (seconds;
  *                                        the _ns variants return int64 nanoseconds)
  *   .get_summary()                       sp_mpi_region_get_summary(mr, &summary)
- *   num_calls_per_rank(), ...            sp_mpi_region_num_calls_per_rank(mr, out), ...
+ *   num_calls_per_rank(), ...            sp_mpi_region_num_calls_per_rank(mr, out, cap), ...
  *   summary(include=, exclude=)          sp_results_summary(r, &filter, &err)
  *   print_summary(sort=, columns=, ...)  sp_print_summary(r, stdout, &opts, &err)
  *   events()                             sp_events_open / sp_events_next / sp_events_close

@@ -1,5 +1,7 @@
 #include "cli/cli_text.h"
 
+#include "common/py_float.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,76 +52,8 @@ size_t cli_utf8_prefix_bytes(const char *s, size_t n) {
 
 /* --- floats --------------------------------------------------------------- */
 
-/* The shortest "%.*e" text of v that reads back exactly. */
-static void shortest_exp(double v, char *buf, size_t size) {
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, size, "%.*e", digits - 1, v);
-        if (strtod(buf, NULL) == v) return;
-    }
-}
-
-/* Positional text of the digit string d (no point) with decimal exponent e. */
-static void positional(char *out, int negative, const char *d, size_t nd, int e) {
-    char *p = out;
-    if (negative) *p++ = '-';
-    if (e < 0) {
-        *p++ = '0';
-        *p++ = '.';
-        for (int i = -1; i > e; i--)
-            *p++ = '0';
-        memcpy(p, d, nd);
-        p += nd;
-    } else {
-        for (int i = 0; i <= e; i++)
-            *p++ = (size_t)i < nd ? d[i] : '0';
-        *p++ = '.';
-        if (nd > (size_t)e + 1) {
-            memcpy(p, d + e + 1, nd - (size_t)e - 1);
-            p += nd - (size_t)e - 1;
-        } else {
-            *p++ = '0';
-        }
-    }
-    *p = '\0';
-}
-
 void cli_float_repr(double v, char out[CLI_FLOAT_REPR_SIZE]) {
-    if (isnan(v)) {
-        strcpy(out, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        strcpy(out, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    if (v == 0) {
-        strcpy(out, signbit(v) ? "-0.0" : "0.0");
-        return;
-    }
-    char buf[40];
-    shortest_exp(v, buf, sizeof buf);
-    int negative = buf[0] == '-';
-    const char *m = buf + negative;
-    char digits[24];
-    size_t nd = 0;
-    for (const char *p = m; *p && *p != 'e'; p++)
-        if (*p != '.') digits[nd++] = *p;
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
-    int e = atoi(strchr(m, 'e') + 1);
-    if (e >= -4 && e < 16) {
-        positional(out, negative, digits, nd, e);
-        return;
-    }
-    char *p = out;
-    if (negative) *p++ = '-';
-    *p++ = digits[0];
-    if (nd > 1) {
-        *p++ = '.';
-        memcpy(p, digits + 1, nd - 1);
-        p += nd - 1;
-    }
-    snprintf(p, CLI_FLOAT_REPR_SIZE - (size_t)(p - out), "e%c%02d", e < 0 ? '-' : '+', abs(e));
+    sp_py_float_repr(v, out); /* the library's shortest round-trip repr() */
 }
 
 /* --- Python repr of strings ------------------------------------------------ */

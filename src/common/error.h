@@ -11,5 +11,6 @@ SP_INTERNAL_API sp_status sp_error_set(sp_error *err, sp_status status, const ch
 
 /* Clears err (if non-NULL) to SP_OK with an empty message. */
 SP_INTERNAL_API void sp_error_clear(sp_error *err);
+sp_status sp_error_vset(sp_error *err, sp_status status, const char *fmt, va_list ap);
 
 #endif
