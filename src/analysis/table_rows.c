@@ -38,6 +38,19 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
     }
 }
 
+static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
+    sp_balance_member stack[16];
+    sp_balance_member *m = n->num_ranks <= 16 ? stack : malloc(n->num_ranks * sizeof *m);
+    row->has_balance = m != NULL;
+    if (!m) return;
+    for (size_t i = 0; i < n->num_ranks; i++)
+        m[i] = (sp_balance_member){n->rank_ids[i], -1, n->rank_totals[i]};
+    sp_balance_compute(m, n->num_ranks, 0, &row->rank_balance);
+    sp_balance_compute(n->lanes, n->num_lanes, 1, &row->thread_balance);
+    row->threads = n->max_threads;
+    if (m != stack) free(m);
+}
+
 /* A path row's statistics from its pooled calls (§5.1 step 4). */
 static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     size_t calls = (size_t)n->calls;
@@ -68,6 +81,7 @@ static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     double mean =
         n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
     row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
+    path_row_balance(n, row);
     return st;
 }
 
