@@ -13,8 +13,7 @@ static int before(const sp_balance_member *a, const sp_balance_member *b, int sl
     return a->thread < b->thread;
 }
 
-void sp_balance_compute(const sp_balance_member *m, size_t n, int thread_figures,
-                        sp_balance *out) {
+void sp_balance_compute(const sp_balance_member *m, size_t n, int thread_figures, sp_balance *out) {
     memset(out, 0, sizeof *out);
     out->load_balance = 1.0;
     out->slowest_thread = out->fastest_thread = -1;
@@ -55,7 +54,8 @@ sp_status sp_rows_rank_balance(const sp_results *r, const uint32_t *rows, size_t
     sp_balance_member *m = malloc((n + 1) * sizeof *m);
     if (!m) return SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < n; i++)
-        m[i] = (sp_balance_member){r->m.rows[rows[i]].rank, -1, sp_seconds(r->rows[rows[i]].total_ns)};
+        m[i] =
+            (sp_balance_member){r->m.rows[rows[i]].rank, -1, sp_seconds(r->rows[rows[i]].total_ns)};
     sp_balance_compute(m, n, 0, out);
     free(m);
     return SP_OK;
@@ -71,9 +71,9 @@ sp_status sp_rows_thread_balance(const sp_results *r, const uint32_t *rows, size
         const sp_model_row *row = &r->m.rows[rows[i]];
         sp_lane_sums sums = {0};
         for (uint64_t e = row->offset; st == SP_OK && e < row->offset + row->count; e++)
-            st = sp_lane_sums_add(&sums, r->m.thread_ids && r->m.thread_ids[e] >= 0
-                                             ? r->m.thread_ids[e] : 0,
-                                  r->m.durations[e]);
+            st = sp_lane_sums_add(
+                &sums, r->m.thread_ids && r->m.thread_ids[e] >= 0 ? r->m.thread_ids[e] : 0,
+                r->m.durations[e]);
         if (st == SP_OK && count + sums.count > cap) {
             cap = 2 * (count + sums.count);
             sp_balance_member *grown = realloc(m, cap * sizeof *grown);

@@ -14,8 +14,11 @@ const char *const sp_sort_keys[] = {"start", "total", "calls",     "avg",  "min"
                                     "p95",   "p99",   "imbalance", "name", NULL};
 
 const char *const sp_table_columns[] = {
-    "region", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max", "first",
-    "last",   "std",   "p50",   "p95",   "p99",     "imbalance",      NULL};
+    "region",         "ranks",   "calls",        "total",   "percent",
+    "parent_percent", "avg",     "min",          "max",     "first",
+    "last",           "std",     "p50",          "p95",     "p99",
+    "imbalance",      "slowest", "load_balance", "threads", "thread_imbalance",
+    "slowest_thread", NULL};
 
 /* A node's durations in pooling order, as a virtual array of doubles. */
 typedef struct node_seq {
@@ -110,7 +113,7 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
     }
     sp_status st = path_row_stats(n, row);
     sp_node_release(n); /* the largest scratch: release it early */
-    if (st != SP_OK) { /* the caller does not count a failed row: nothing may stay owned */
+    if (st != SP_OK) {  /* the caller does not count a failed row: nothing may stay owned */
         free(row->call_path);
         row->call_path = NULL;
     }

@@ -169,8 +169,9 @@ int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t co
     for (size_t i = 0; i < count; i++)
         values[i] = sp_thread_parent(&threads[i]);
     hid_t group = extension_group(file);
-    hid_t sub =
-        group >= 0 ? H5Gcreate2(group, "thread_parents", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t sub = group >= 0
+                    ? H5Gcreate2(group, "thread_parents", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                    : -1;
     int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
     if (rc == 0)
         rc = sp_h5_write_array(sub, "parent_index", H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);
