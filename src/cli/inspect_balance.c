@@ -59,11 +59,12 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
         qsort(lines, count, sizeof *lines, by_lost);
         cli_print_title(out, o->colour, "Load balance (%zu ranks; largest loss first)",
                         sp_results_num_ranks(r));
-        for (size_t i = 0; i < count && i < MAX_LINES; i++)
+        size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
+        for (size_t i = 0; i < count && i < limit; i++)
             print_line(out, &lines[i]);
-        if (count > MAX_LINES)
+        if (count > limit)
             fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
-                    count - MAX_LINES);
+                    count - limit);
         fputc('\n', out);
     }
     free(lines);
