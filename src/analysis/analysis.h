@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "scope_profiler/balance.h"
 #include "scope_profiler/results.h"
 
 /* --- numpy-compatible primitives (§10) ---------------------------------- */
@@ -71,6 +72,11 @@ typedef struct sp_table_row {
     double parent_coverage;
     int has_imbalance;
     double imbalance; /* percent */
+    /* Path rows (docs/parallel.md); fallback rows: the region's figures, or
+     * has_balance 0 when the file holds no per-call events. */
+    int has_balance;
+    uint64_t threads; /* most threads with calls on one rank */
+    sp_balance rank_balance, thread_balance;
     double start;     /* path rows: first start relative to time_origin; fallback rows:
                          absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;

@@ -2,8 +2,10 @@
  * Rebuilding the call tree of one rank from timestamps (the Python
  * package's rule): calls in (start ascending, end descending) order, ties in the order of
  * the given rows; a call's parent is the innermost call still open on the same
- * lane (thread). The walk streams: it keeps only the open calls, so it needs
- * no memory per call.
+ * lane (thread). A top-level call of a thread whose parent thread the file
+ * records (docs/parallel.md) belongs under the innermost call of the parent
+ * thread that contains it: worker calls under the call that forked them. The
+ * walk streams: it keeps only the open calls, so it needs no memory per call.
  */
 #ifndef SP_ANALYSIS_CALL_TREE_H
 #define SP_ANALYSIS_CALL_TREE_H
@@ -14,6 +16,7 @@ typedef struct sp_tree_frame {
     int64_t start, end;
     uint64_t event; /* index into the model's event columns */
     uint32_t row;   /* model row of the call */
+    int64_t lane;   /* thread id of the call (-1 unknown) */
     /* Free for the visitor: */
     uint32_t node;
     uint64_t pos;
@@ -29,6 +32,12 @@ typedef struct sp_tree_visitor {
     void (*leave)(void *ctx, const sp_tree_frame *call);
     void *ctx;
 } sp_tree_visitor;
+
+/* Nonzero when parent is on the call's own thread: only those parents lose
+ * the child's time from their exclusive time. */
+static inline int sp_tree_same_lane(const sp_tree_frame *call, const sp_tree_frame *parent) {
+    return parent && parent->lane == call->lane;
+}
 
 /* Walks the calls of rows[0..n), all of one rank. Fails with SP_ERR_NESTING
  * (the §4.1 message) or SP_ERR_OUT_OF_MEMORY, or the visitor's status. */

@@ -13,7 +13,7 @@ static sp_status exclusive_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *
     int64_t *excl = ctx;
     int64_t d = call->end - call->start;
     excl[call->row] += d;
-    if (parent) excl[parent->row] -= d;
+    if (sp_tree_same_lane(call, parent)) excl[parent->row] -= d;
     return SP_OK;
 }
 

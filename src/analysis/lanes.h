@@ -7,6 +7,8 @@
 typedef struct sp_stack {
     sp_tree_frame *frames;
     size_t len, cap;
+    int parent_known;    /* parent_lane looked up */
+    int64_t parent_lane; /* the recorded parent thread, -1 none */
 } sp_stack;
 
 typedef struct sp_lanes {

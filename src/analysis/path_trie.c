@@ -184,6 +184,9 @@ void sp_trie_free(sp_path_trie *t) {
     for (size_t i = 0; i < t->num_nodes; i++) {
         sp_node_release(&t->nodes[i]);
         free(t->nodes[i].rank_totals);
+        free(t->nodes[i].rank_ids);
+        free(t->nodes[i].lanes);
+        sp_lane_sums_free(&t->nodes[i].rank_threads);
     }
     free(t->nodes);
     free(t->child_keys);

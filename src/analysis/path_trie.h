@@ -6,6 +6,7 @@
 #ifndef SP_ANALYSIS_PATH_TRIE_H
 #define SP_ANALYSIS_PATH_TRIE_H
 
+#include "analysis/balance_calc.h"
 #include "analysis/internal.h"
 
 #define SP_NO_NODE UINT32_MAX
@@ -36,10 +37,15 @@ typedef struct sp_path_node {
     double rank_total;
     int cov_open;
     double cov_start, cov_end, cov_done;
+    sp_lane_sums rank_threads; /* ns per thread on this rank */
     /* Over all ranks: */
     uint64_t num_ranks;
     double *rank_totals;
+    uint32_t *rank_ids; /* parallel to rank_totals */
     size_t rank_totals_cap;
+    sp_balance_member *lanes; /* (rank, thread) totals */
+    size_t num_lanes, lanes_cap;
+    uint64_t max_threads; /* most threads with calls on one rank */
     double coverage;
     double min_start, first, max_end, last;
 } sp_path_node;

@@ -11,6 +11,7 @@ typedef struct path_walk {
     sp_path_trie *t;
     double origin;
     uint32_t pass;     /* index of the rank being pooled */
+    uint32_t rank;     /* the rank being pooled */
     uint32_t next_seq; /* path insertion order */
     uint32_t *touched; /* nodes with calls on this rank */
     size_t num_touched, touched_cap;
@@ -34,6 +35,7 @@ static sp_status touch(path_walk *w, uint32_t id) {
     w->touched[w->num_touched++] = id;
     n->rank_pass = w->pass;
     n->rank_total = 0.0;
+    n->rank_threads.count = 0;
     n->cov_open = 0;
     n->cov_done = 0.0;
     return SP_OK;
@@ -120,12 +122,13 @@ static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *paren
     call->node = node;
     call->flag = collapsed;
     call->pos = n->calls;
-    if (sp_node_push(n, d) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    if (sp_node_push(n, d) != SP_OK || sp_lane_sums_add(&n->rank_threads, call->lane, d) != SP_OK)
+        return SP_ERR_OUT_OF_MEMORY;
     n->recursive |= collapsed;
     pool_call(w, n, call);
     if (w->unfiltered) return sp_node_exclusive(n, call->pos, w->unfiltered[call->event - w->base]);
     call->excl = d;
-    if (parent) parent->excl -= d;
+    if (sp_tree_same_lane(call, parent)) parent->excl -= d;
     return SP_OK;
 }
 
@@ -138,7 +141,7 @@ static void path_leave(void *ctx, const sp_tree_frame *call) {
 static sp_status unfiltered_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *parent) {
     (void)ctx;
     call->excl = call->end - call->start;
-    if (parent) parent->excl -= call->excl;
+    if (sp_tree_same_lane(call, parent)) parent->excl -= call->excl;
     return SP_OK;
 }
 
@@ -164,6 +167,23 @@ static sp_status unfiltered_exclusive(path_walk *w, uint32_t rank, uint32_t *row
     return sp_tree_walk(r, rows, n, &v, err);
 }
 
+/* The rank's per-thread totals of the node join its lane list. */
+static sp_status flush_threads(path_walk *w, sp_path_node *n) {
+    const sp_lane_sums *s = &n->rank_threads;
+    if (n->num_lanes + s->count > n->lanes_cap) {
+        size_t cap = 2 * (n->num_lanes + s->count);
+        sp_balance_member *grown = realloc(n->lanes, cap * sizeof *grown);
+        if (!grown) return SP_ERR_OUT_OF_MEMORY;
+        n->lanes = grown;
+        n->lanes_cap = cap;
+    }
+    for (size_t k = 0; k < s->count; k++)
+        n->lanes[n->num_lanes++] =
+            (sp_balance_member){w->rank, s->ids[k] < 0 ? 0 : s->ids[k], sp_seconds(s->ns[k])};
+    if (s->count > n->max_threads) n->max_threads = s->count;
+    return SP_OK;
+}
+
 /* Closes the rank's pooling: coverage, per-rank totals and rank counts. */
 static sp_status flush_rank(path_walk *w) {
     for (size_t i = 0; i < w->num_touched; i++) {
@@ -173,8 +193,13 @@ static sp_status flush_rank(path_walk *w) {
             double *grown = realloc(n->rank_totals, cap * sizeof *grown);
             if (!grown) return SP_ERR_OUT_OF_MEMORY;
             n->rank_totals = grown;
+            uint32_t *ids = realloc(n->rank_ids, cap * sizeof *ids);
+            if (!ids) return SP_ERR_OUT_OF_MEMORY;
+            n->rank_ids = ids;
             n->rank_totals_cap = cap;
         }
+        if (flush_threads(w, n) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+        n->rank_ids[n->num_ranks] = w->rank;
         n->rank_totals[n->num_ranks++] = n->rank_total;
         n->coverage += n->cov_done + (n->cov_end - n->cov_start);
     }
@@ -220,6 +245,7 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
         uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
         if (!ranks && rank >= r->num_ranks) break; /* Python walks range(num_ranks) */
         w.pass = (uint32_t)i;
+        w.rank = rank;
         st = walk_rank(&w, f, regions, num_regions, rank, rows, err);
     }
     free(rows);

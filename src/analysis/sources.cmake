@@ -1,4 +1,7 @@
 set(SP_SOURCES_analysis
+    balance.c
+    path_balance.c
+    step_balance.c
     clock_alignment.c
     region_source.c
     threads.c

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/balance_calc.h"
 #include "analysis/table_build.h"
 #include "common/error.h"
 
@@ -112,6 +113,11 @@ static sp_status fallback_row(const sp_mpi_region *reg, const sp_compiled_filter
             return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         row->coverage += cov;
     }
+    if (sp_rows_rank_balance(r, rows, n, &row->rank_balance) != SP_OK ||
+        (sp_columnar(r) &&
+         sp_rows_thread_balance(r, rows, n, &row->thread_balance, &row->threads) != SP_OK))
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    row->has_balance = 1;
     row->has_exclusive = exclusive_mode;
     if (exclusive_mode) row->exclusive = fallback_exclusive(r, rows, n);
     row->start = sp_mpi_region_num_calls(reg) ? sp_mpi_region_first_start_time(reg) : INFINITY;

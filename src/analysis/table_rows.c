@@ -14,8 +14,11 @@ const char *const sp_sort_keys[] = {"start", "total", "calls",     "avg",  "min"
                                     "p95",   "p99",   "imbalance", "name", NULL};
 
 const char *const sp_table_columns[] = {
-    "region", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max", "first",
-    "last",   "std",   "p50",   "p95",   "p99",     "imbalance",      NULL};
+    "region",         "ranks",   "calls",        "total",   "percent",
+    "parent_percent", "avg",     "min",          "max",     "first",
+    "last",           "std",     "p50",          "p95",     "p99",
+    "imbalance",      "slowest", "load_balance", "threads", "thread_imbalance",
+    "slowest_thread", NULL};
 
 /* A node's durations in pooling order, as a virtual array of doubles. */
 typedef struct node_seq {
@@ -36,6 +39,19 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
         double x = sp_seconds(q->n->chunks[q->chunk][q->at++]);
         buf[k] = q->squared ? (x - q->mean) * (x - q->mean) : x;
     }
+}
+
+static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
+    sp_balance_member stack[16];
+    sp_balance_member *m = n->num_ranks <= 16 ? stack : malloc(n->num_ranks * sizeof *m);
+    row->has_balance = m != NULL;
+    if (!m) return;
+    for (size_t i = 0; i < n->num_ranks; i++)
+        m[i] = (sp_balance_member){n->rank_ids[i], -1, n->rank_totals[i]};
+    sp_balance_compute(m, n->num_ranks, 0, &row->rank_balance);
+    sp_balance_compute(n->lanes, n->num_lanes, 1, &row->thread_balance);
+    row->threads = n->max_threads;
+    if (m != stack) free(m);
 }
 
 /* A path row's statistics from its pooled calls (§5.1 step 4). */
@@ -68,6 +84,7 @@ static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     double mean =
         n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
     row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
+    path_row_balance(n, row);
     return st;
 }
 
@@ -96,7 +113,7 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
     }
     sp_status st = path_row_stats(n, row);
     sp_node_release(n); /* the largest scratch: release it early */
-    if (st != SP_OK) { /* the caller does not count a failed row: nothing may stay owned */
+    if (st != SP_OK) {  /* the caller does not count a failed row: nothing may stay owned */
         free(row->call_path);
         row->call_path = NULL;
     }

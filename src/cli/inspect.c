@@ -29,7 +29,8 @@ enum {
     OPT_ASCII,
     OPT_SUPPRESS_NOTES,
     OPT_TOP,
-    OPT_WIDTH
+    OPT_WIDTH,
+    OPT_BALANCE
 };
 
 static const cli_option OPTIONS[] = {
@@ -48,6 +49,7 @@ static const cli_option OPTIONS[] = {
     {"suppress-notes", 0, CLI_FLAG, OPT_SUPPRESS_NOTES},
     {"top", 0, CLI_VALUE, OPT_TOP},
     {"width", 0, CLI_VALUE, OPT_WIDTH},
+    {"balance", 0, CLI_FLAG, OPT_BALANCE},
     CLI_SELECT_OPTIONS,
 };
 
@@ -59,9 +61,12 @@ static const char SORT_CHOICES[] =
 
 static const char *const COLUMNS[] = {
     "region", "name", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max",
-    "first",  "last", "std",   "p50",   "p95",   "p99",     "imbalance",      NULL};
+    "first",  "last", "std",   "p50",   "p95",   "p99",     "imbalance",      "slowest",
+    "load_balance", "threads", "thread_imbalance", "slowest_thread", NULL};
 static const char COLUMN_CHOICES[] = "region, ranks, calls, total, percent, parent_percent, avg, "
-                                     "min, max, first, last, std, p50, p95, p99, imbalance";
+                                     "min, max, first, last, std, p50, p95, p99, imbalance, "
+                                     "slowest, load_balance, threads, thread_imbalance, "
+                                     "slowest_thread";
 
 static int one_of(const char *const *choices, const char *value) {
     for (size_t i = 0; choices[i]; i++)
@@ -151,6 +156,9 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_SUPPRESS_NOTES:
         o->suppress_notes = 1;
         return 0;
+    case OPT_BALANCE:
+        o->balance = 1;
+        return 0;
     default:
         return on_value(o, id, value);
     }
@@ -161,6 +169,11 @@ static int check_combinations(const inspect_options *o) {
     const char *cmd = "inspect";
     if (o->metadata_only && o->regions_only)
         return cli_usage_error(cmd, "--metadata-only and --regions-only exclude each other");
+    if (o->balance && o->format != INSPECT_JSON)
+        return cli_usage_error(cmd, "--balance needs --format json (the table report has a "
+                                    "\"Load balance\" section for multi-rank files)");
+    if (o->balance && o->per_rank)
+        return cli_usage_error(cmd, "--balance and --per-rank exclude each other");
     if (o->per_rank && o->format == INSPECT_TABLE)
         return cli_usage_error(cmd, "--per-rank needs --format json or --format csv");
     if (o->format == INSPECT_TABLE) return 0;
@@ -179,12 +192,14 @@ static int check_combinations(const inspect_options *o) {
 
 /* The report of one file (nothing with -q). */
 static int report(const sp_results *r, const char *path, const inspect_options *o) {
+    if (o->balance) return inspect_print_balance_json(stdout, r, o);
     if (o->format != INSPECT_TABLE) return inspect_print_rows(stdout, r, o);
     inspect_print_header(stdout, r, path, o);
     int rc = 0;
     if (!o->regions_only) rc = inspect_print_metadata(stdout, r, o);
     if (!rc && !o->metadata_only && !o->regions_only) inspect_print_threads(stdout, r, o);
     if (!rc && !o->metadata_only) rc = inspect_print_regions(stdout, r, o);
+    if (!rc && !o->metadata_only) inspect_print_balance(stdout, r, o);
     if (!rc && o->source.count) inspect_print_source(stdout, r, o);
     return rc;
 }

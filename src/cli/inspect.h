@@ -33,6 +33,7 @@ typedef struct inspect_options {
     size_t top;    /* --top N; 0 = every region */
     long width;    /* --width N; -1 = not given (the terminal's, or $COLUMNS) */
     size_t fit_to; /* the width the table is fitted to; 0 = no limit */
+    int balance;   /* --balance: the balance JSON (docs/parallel.md) */
     int colour;    /* bold titles on stdout */
 } inspect_options;
 
@@ -54,6 +55,13 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
 
 /* The "Source (N)" section for the names of --source. */
 void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o);
+
+/* The "Load balance" section of files with several ranks: per region the
+ * rank imbalance, slowest rank and the step comparison (docs/parallel.md). */
+void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options *o);
+
+/* --balance --format json: sp_write_balance_json. Returns 0 or an exit code. */
+int inspect_print_balance_json(FILE *out, const sp_results *r, const inspect_options *o);
 
 /* The summary rows as JSON or CSV (--format). Returns 0 or an exit code. */
 int inspect_print_rows(FILE *out, const sp_results *r, const inspect_options *o);

@@ -5,6 +5,7 @@ set(SP_SOURCES_cli
   cli_args.c cli_colour.c cli_contain.c cli_error.c cli_files.c cli_list.c cli_ranks.c cli_runs.c
   cli_select.c cli_select_check.c cli_text.c
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
+  inspect_balance.c
   stats.c events.c metadata.c
   merge.c merge_scan.c
   cli_compare.c diff.c check.c scaling.c

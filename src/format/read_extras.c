@@ -6,6 +6,7 @@
 
 #define THREADS "/thread_table/"
 #define OFFSETS "/scope_profiler_c/clock_offsets/"
+#define PARENTS "/scope_profiler_c/thread_parents/"
 
 /* Reads an integer column that must have `want` rows; absent optional
  * columns leave *out NULL. */
@@ -66,6 +67,26 @@ static sp_status thread_names(sp_rd *rd, size_t want, char ***names) {
     return st;
 }
 
+/* Our extension: each thread-table row's parent thread (same rank), or -1. */
+static sp_status thread_parents(sp_rd *rd, sp_model *m) {
+    if (sp_rd_kind_of(rd->file, PARENTS "parent_index") == SP_RD_ABSENT) return SP_OK;
+    if (!m->threads)
+        return sp_rd_damaged(rd, "%s is there but /thread_table is not", PARENTS "parent_index");
+    int64_t *parents = NULL;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, PARENTS "parent_index", &parents, &n);
+    if (!st) st = sp_rd_same_length(rd, PARENTS "parent_index", n, THREADS "ranks", m->num_threads);
+    for (size_t i = 0; !st && i < n; i++) {
+        if (parents[i] < -1 || parents[i] == m->threads[i].index)
+            st = sp_rd_damaged(rd, "%s[%zu] is %" PRId64 ", not another thread's index",
+                               PARENTS "parent_index", i, parents[i]);
+        else
+            m->threads[i].parent_slot = parents[i] + 1;
+    }
+    free(parents);
+    return st;
+}
+
 sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m) {
     if (sp_rd_kind_of(rd->file, "/thread_table") == SP_RD_ABSENT) return SP_OK;
     int64_t *ranks = NULL, *cols[T_COUNT] = {0};
@@ -81,6 +102,7 @@ sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m) {
         m->num_threads = n;
         st = fill_threads(rd, m, ranks, cols, names);
     }
+    if (!st) st = thread_parents(rd, m);
     sp_rd_free_strings(names, n);
     for (int c = 0; c < T_COUNT; c++)
         free(cols[c]);

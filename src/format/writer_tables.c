@@ -152,8 +152,37 @@ int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t coun
     return rc;
 }
 
+/* /scope_profiler_c, created by the first extension written. */
+static hid_t extension_group(hid_t file) {
+    if (H5Lexists(file, "scope_profiler_c", H5P_DEFAULT) > 0)
+        return H5Gopen2(file, "scope_profiler_c", H5P_DEFAULT);
+    return H5Gcreate2(file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t count) {
+    int any = 0;
+    for (size_t i = 0; i < count; i++)
+        any |= sp_thread_parent(&threads[i]) >= 0;
+    if (!any) return 0;
+    int64_t *values = malloc(count * sizeof *values);
+    if (!values) return -1;
+    for (size_t i = 0; i < count; i++)
+        values[i] = sp_thread_parent(&threads[i]);
+    hid_t group = extension_group(file);
+    hid_t sub = group >= 0
+                    ? H5Gcreate2(group, "thread_parents", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                    : -1;
+    int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
+    if (rc == 0)
+        rc = sp_h5_write_array(sub, "parent_index", H5T_STD_I64LE, H5T_NATIVE_INT64, values, count);
+    free(values);
+    if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc;
+}
+
 int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t count) {
-    hid_t group = H5Gcreate2(file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t group = extension_group(file);
     hid_t sub =
         group >= 0 ? H5Gcreate2(group, "clock_offsets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;

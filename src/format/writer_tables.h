@@ -19,4 +19,8 @@ int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t coun
 /* /scope_profiler_c/clock_offsets (extension_version 1). */
 int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t count);
 
+/* /scope_profiler_c/thread_parents (extension_version 1), one value per
+ * /thread_table row; nothing when no thread has a parent. */
+int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t count);
+
 #endif

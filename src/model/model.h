@@ -75,7 +75,16 @@ typedef struct sp_thread_info {
     int64_t end_ns;
     int64_t cpu_ns;
     char *name; /* owned, never NULL */
+    /* Extension (docs/format.md): 1 + the index of the thread (same rank)
+     * whose open calls this thread's top-level calls belong under; 0 for
+     * none, so that a zeroed row has none. See sp_thread_parent(). */
+    int64_t parent_slot;
 } sp_thread_info;
+
+/* The parent thread's index, or -1. */
+static inline int64_t sp_thread_parent(const sp_thread_info *t) {
+    return t->parent_slot > 0 ? t->parent_slot - 1 : -1;
+}
 
 /* Extension: a rank's clock offset to rank 0 (ns to add to its timestamps). */
 typedef struct sp_clock_offset {

@@ -44,6 +44,7 @@ static void put_rows(sp_blob *b, const sp_model *m) {
         sp_blob_put(b, &t->start_ns, sizeof t->start_ns);
         sp_blob_put(b, &t->end_ns, sizeof t->end_ns);
         sp_blob_put(b, &t->cpu_ns, sizeof t->cpu_ns);
+        sp_blob_put(b, &t->parent_slot, sizeof t->parent_slot);
         sp_blob_put_string(b, t->name);
     }
 }
@@ -124,6 +125,7 @@ static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const
         sp_blob_get(in, &t->start_ns, sizeof t->start_ns);
         sp_blob_get(in, &t->end_ns, sizeof t->end_ns);
         sp_blob_get(in, &t->cpu_ns, sizeof t->cpu_ns);
+        sp_blob_get(in, &t->parent_slot, sizeof t->parent_slot);
         t->name = sp_blob_get_string(in);
     }
     return !in->failed;

@@ -36,6 +36,11 @@ typedef enum sp_table_column {
     SP_COL_P95,
     SP_COL_P99,
     SP_COL_IMBALANCE,
+    SP_COL_SLOWEST,          /* docs/parallel.md */
+    SP_COL_LOAD_BALANCE,
+    SP_COL_THREADS,
+    SP_COL_THREAD_IMBALANCE,
+    SP_COL_SLOWEST_THREAD,
     SP_COL_COUNT_
 } sp_table_column;
 

@@ -49,7 +49,48 @@ static void region_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_co
     if (ctx->inline_count && r->calls != 1) {
         sp_textbuf_append(out, " (");
         sp_format_count(out, r->calls);
-        sp_textbuf_append(out, "x)");
+        sp_textbuf_append(out, "x");
+        if (r->has_balance && r->threads > 1)
+            sp_textbuf_printf(out, " on %" PRIu64 " threads", r->threads);
+        sp_textbuf_append(out, ")");
+    }
+}
+
+/* The parallel columns (docs/parallel.md): "-" without two members to compare. */
+static void balance_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c) {
+    const sp_balance *ranks = &r->rank_balance, *threads = &r->thread_balance;
+    int has_ranks = r->has_balance && ranks->count >= 2;
+    int has_threads = r->has_balance && threads->count >= 2;
+    int ranks_differ = has_ranks && ranks->imbalance > 0.0; /* else nobody is slowest */
+    int threads_differ = has_threads && threads->imbalance > 0.0;
+    switch (c) {
+    case SP_COL_SLOWEST:
+        if (ranks_differ)
+            sp_textbuf_printf(out, "%" PRIu32, ranks->slowest_rank);
+        else
+            sp_textbuf_append(out, "-");
+        break;
+    case SP_COL_LOAD_BALANCE:
+        value(out, has_ranks, 100.0 * ranks->load_balance, "%.2f");
+        break;
+    case SP_COL_THREADS:
+        if (r->has_balance && r->threads)
+            sp_textbuf_printf(out, "%" PRIu64, r->threads);
+        else
+            sp_textbuf_append(out, "-");
+        break;
+    case SP_COL_THREAD_IMBALANCE:
+        value(out, has_threads, 100.0 * threads->imbalance, "%.2f");
+        break;
+    default: /* SP_COL_SLOWEST_THREAD: "thread" on one rank, "rank:thread" on several */
+        if (!threads_differ)
+            sp_textbuf_append(out, "-");
+        else if (r->num_ranks > 1)
+            sp_textbuf_printf(out, "%" PRIu32 ":%" PRId64, threads->slowest_rank,
+                              threads->slowest_thread);
+        else
+            sp_textbuf_printf(out, "%" PRId64, threads->slowest_thread);
+        break;
     }
 }
 
@@ -121,6 +162,13 @@ void sp_table_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
         break;
     case SP_COL_IMBALANCE:
         value(out, r->has_imbalance, r->imbalance, "%.2f");
+        break;
+    case SP_COL_SLOWEST:
+    case SP_COL_LOAD_BALANCE:
+    case SP_COL_THREADS:
+    case SP_COL_THREAD_IMBALANCE:
+    case SP_COL_SLOWEST_THREAD:
+        balance_cell(out, r, c);
         break;
     case SP_COL_COUNT_:
         break;

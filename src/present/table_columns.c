@@ -24,6 +24,11 @@ static const struct {
     [SP_COL_P95] = {"p95", "p95 [s]"},
     [SP_COL_P99] = {"p99", "p99 [s]"},
     [SP_COL_IMBALANCE] = {"imbalance", "imbalance [%]"},
+    [SP_COL_SLOWEST] = {"slowest", "slowest rank"},
+    [SP_COL_LOAD_BALANCE] = {"load_balance", "LB [%]"},
+    [SP_COL_THREADS] = {"threads", "threads"},
+    [SP_COL_THREAD_IMBALANCE] = {"thread_imbalance", "thread imb. [%]"},
+    [SP_COL_SLOWEST_THREAD] = {"slowest_thread", "slowest thread"},
 };
 
 const char *sp_table_column_key(sp_table_column c) {

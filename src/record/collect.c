@@ -166,6 +166,9 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
     if (!m->threads) return SP_ERR_OUT_OF_MEMORY;
     m->num_threads = n;
     activity_span(m);
+    int64_t owner = -1; /* the thread that started the session, if it recorded */
+    for (uint32_t i = 0; i < n && owner < 0; i++)
+        if (sp_thread_is_session_owner(threads[i])) owner = i;
     for (uint32_t i = 0; i < n; i++) {
         sp_thread *t = threads[i];
         sp_thread_info *info = &m->threads[i];
@@ -174,6 +177,7 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
         info->ident = (int64_t)(uintptr_t)t->handle;
         info->native_id = t->native_id;
         info->daemon = 0;
+        info->parent_slot = owner >= 0 && owner != (int64_t)i ? owner + 1 : 0;
         info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
         if (!t->exited) {
             clockid_t cpu_clock;

@@ -83,6 +83,7 @@ sp_status sp_setup(const sp_options *options) {
             state = SP_SESSION_DISABLED;
         } else {
             sp_clock_start(config.clock);
+            sp_thread_note_session_owner();
             start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
             __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);

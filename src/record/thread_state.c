@@ -21,6 +21,8 @@ static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static sp_thread *list_head;
 static uint32_t num_threads;
 static pthread_key_t exit_key;
+static pthread_t session_owner;
+static int has_session_owner;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 static int64_t thread_cpu_ns(clockid_t clock) {
@@ -169,6 +171,20 @@ sp_thread *sp_thread_list(void) {
     sp_thread *head = list_head;
     pthread_mutex_unlock(&list_lock);
     return head;
+}
+
+void sp_thread_note_session_owner(void) {
+    pthread_mutex_lock(&list_lock);
+    session_owner = pthread_self();
+    has_session_owner = 1;
+    pthread_mutex_unlock(&list_lock);
+}
+
+int sp_thread_is_session_owner(const sp_thread *t) {
+    pthread_mutex_lock(&list_lock);
+    int owner = has_session_owner && !t->exited && pthread_equal(t->handle, session_owner);
+    pthread_mutex_unlock(&list_lock);
+    return owner;
 }
 
 uint32_t sp_thread_count(void) {

@@ -104,6 +104,13 @@ void sp_thread_list_unlock(void);
  * threads' states go entirely, live ones are reset for a next session. */
 void sp_thread_reset_all(void);
 
+/* The calling thread started the session: other threads' top-level calls
+ * belong under its open calls (fork-join: OpenMP, worker pools). */
+void sp_thread_note_session_owner(void);
+
+/* Nonzero when t is the thread that started the session. */
+int sp_thread_is_session_owner(const sp_thread *t);
+
 /* Number of threads attached so far (in this session). */
 uint32_t sp_thread_count(void);
 

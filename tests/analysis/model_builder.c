@@ -81,6 +81,19 @@ void mb_model(const mb_spec *s, sp_model *m) {
             add_row(m, s, (int)g, ranks[k]);
     free(ranks);
     add_metadata(m, s);
+    if (s->num_threads) {
+        m->threads = calloc(s->num_threads, sizeof *m->threads);
+        assert_non_null(m->threads);
+        m->num_threads = s->num_threads;
+        for (size_t i = 0; i < s->num_threads; i++) {
+            sp_thread_info *t = &m->threads[i];
+            t->rank = s->threads[i].rank;
+            t->index = s->threads[i].index;
+            t->ident = t->native_id = t->start_ns = t->end_ns = t->cpu_ns = -1;
+            t->parent_slot = s->threads[i].parent + 1;
+            t->name = sp_strdup("");
+        }
+    }
     sp_error err = {0};
     assert_int_equal(sp_model_check_index(m, "test model", &err), SP_OK);
 }

@@ -19,6 +19,12 @@ typedef struct mb_call {
     int64_t thread;     /* MB_NO_THREAD: none (with_threads must then be 0) */
 } mb_call;
 
+/* A /thread_table row: parent -1 for none. */
+typedef struct mb_thread {
+    uint32_t rank;
+    int64_t index, parent;
+} mb_thread;
+
 typedef struct mb_spec {
     const char *path; /* NULL: "profiling_data.h5" */
     const char *const *regions;
@@ -32,6 +38,8 @@ typedef struct mb_spec {
     int64_t start_time_ns, finalize_time_ns;
     const char *label;
     int64_t mpi_size; /* 0: no metadata entry */
+    const mb_thread *threads; /* the thread table; NULL: none */
+    size_t num_threads;
 } mb_spec;
 
 /* Builds the model: rows per rank (rank_order or ascending), regions in file

@@ -244,9 +244,10 @@ static void test_columns_list(void **state) {
     int n = 0;
     while (sp_table_columns[n])
         n++;
-    assert_int_equal(n, 16);
+    assert_int_equal(n, 21); /* Python's 16, then the parallel ones (docs/parallel.md) */
     assert_string_equal(sp_table_columns[0], "region");
     assert_string_equal(sp_table_columns[15], "imbalance");
+    assert_string_equal(sp_table_columns[20], "slowest_thread");
 }
 
 int main(void) {

@@ -142,9 +142,9 @@ static void make_threads(const char *dir) {
     check(m.threads != NULL, "calloc");
     m.num_threads = 2;
     m.threads[0] =
-        (sp_thread_info){0, 0, 140001, 5001, 0, T0, T0 + 10 * MS, 9 * MS, sp_strdup("main")};
+        (sp_thread_info){0, 0, 140001, 5001, 0, T0, T0 + 10 * MS, 9 * MS, sp_strdup("main"), 0};
     m.threads[1] = (sp_thread_info){
-        0, 1, 140002, 5002, 0, T0 + 2 * MS, T0 + 9 * MS, 6 * MS, sp_strdup("worker \"1\"")};
+        0, 1, 140002, 5002, 0, T0 + 2 * MS, T0 + 9 * MS, 6 * MS, sp_strdup("worker \"1\""), 0};
     check(m.threads[0].name && m.threads[1].name, "strdup");
     write_file(dir, "threads.h5", &m);
 }

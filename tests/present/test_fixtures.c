@@ -219,7 +219,8 @@ static void test_table_errors(void **state) {
     assert_string_equal(err.message,
                         "Unknown region summary column(s): ['bogus']. Choices: region, ranks, "
                         "calls, total, percent, parent_percent, avg, min, max, first, last, std, "
-                        "p50, p95, p99, imbalance");
+                        "p50, p95, p99, imbalance, slowest, load_balance, threads, thread_imbalance, "
+                        "slowest_thread");
     free(text);
     opt.num_columns = 0;
     text = print_summary(r, &opt, &st, &err);

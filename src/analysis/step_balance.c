@@ -1,0 +1,127 @@
+/* Static or dynamic imbalance: the ranks compared step by step (docs/parallel.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/balance_calc.h"
+#include "common/error.h"
+
+/* Below this share of the step time, what a step would save is noise. */
+#define BALANCED_BELOW 0.01
+
+const char *sp_imbalance_kind_name(sp_imbalance_kind kind) {
+    switch (kind) {
+    case SP_IMBALANCE_BALANCED:
+        return "balanced";
+    case SP_IMBALANCE_STATIC:
+        return "static";
+    case SP_IMBALANCE_DYNAMIC:
+        return "dynamic";
+    default:
+        return "not applicable";
+    }
+}
+
+static int compare_start(const void *pa, const void *pb, void *arg) {
+    const int64_t *starts = arg;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (starts[a] != starts[b]) return starts[a] < starts[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* The calls of every compared rank in start order: perms[i] NULL when the row already is. */
+static sp_status start_orders(const sp_results *r, const uint32_t *rows, size_t n,
+                              uint32_t **perms) {
+    for (size_t i = 0; i < n; i++) {
+        const sp_model_row *row = &r->m.rows[rows[i]];
+        perms[i] = NULL;
+        if (r->rows[rows[i]].tree_sorted) continue;
+        if (row->count > UINT32_MAX || !(perms[i] = malloc(row->count * sizeof **perms)))
+            return SP_ERR_OUT_OF_MEMORY;
+        for (uint64_t k = 0; k < row->count; k++)
+            perms[i][k] = (uint32_t)k;
+        qsort_r(perms[i], row->count, sizeof **perms, compare_start,
+                (void *)(r->m.starts + row->offset));
+    }
+    return SP_OK;
+}
+
+static void classify(sp_step_balance *out) {
+    if (out->saved < BALANCED_BELOW * out->step_time)
+        out->kind = SP_IMBALANCE_BALANCED;
+    else if (2 * out->straggler_steps > out->steps)
+        out->kind = SP_IMBALANCE_STATIC;
+    else
+        out->kind = SP_IMBALANCE_DYNAMIC;
+}
+
+static void compare_steps(const sp_results *r, const uint32_t *rows, size_t n, uint32_t **perms,
+                          uint64_t *wins, sp_step_balance *out) {
+    int64_t step_max_sum = 0, total_sum = 0;
+    for (uint64_t k = 0; k < out->steps; k++) {
+        int64_t max = -1;
+        size_t slowest = 0;
+        for (size_t i = 0; i < n; i++) {
+            const sp_model_row *row = &r->m.rows[rows[i]];
+            int64_t d = r->m.durations[row->offset + (perms[i] ? perms[i][k] : k)];
+            total_sum += d;
+            if (d > max) {
+                max = d;
+                slowest = i;
+            }
+        }
+        step_max_sum += max;
+        wins[slowest]++;
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (wins[i] > wins[best]) best = i;
+    out->straggler = r->m.rows[rows[best]].rank;
+    out->straggler_steps = wins[best];
+    out->straggler_share = (double)wins[best] / (double)out->steps;
+    out->step_time = sp_seconds(step_max_sum);
+    out->mean_time = sp_seconds(total_sum) / (double)n;
+    out->saved = out->step_time - out->mean_time;
+    classify(out);
+}
+
+sp_status sp_mpi_region_step_balance(const sp_mpi_region *region, sp_step_balance *out,
+                                     sp_error *err) {
+    if (!region || !out)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_mpi_region_step_balance: NULL");
+    memset(out, 0, sizeof *out);
+    const sp_results *r = region->owner;
+    if (!sp_columnar(r)) return sp_unavailable(r, "the step-by-step comparison", err);
+    size_t n = 0;
+    uint32_t *rows = malloc((region->num_entries + 1) * sizeof *rows);
+    if (!rows) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    uint64_t steps = 0;
+    int equal = 1;
+    for (size_t i = 0; i < region->num_entries; i++) {
+        uint32_t row = region->by_rank[i];
+        uint64_t count = r->m.rows[row].count;
+        if (!count) continue;
+        if (n && count != steps) equal = 0;
+        steps = count;
+        rows[n++] = row;
+    }
+    out->num_ranks = n;
+    if (n < 2 || !equal || steps < 2) {
+        free(rows);
+        return SP_OK; /* not applicable */
+    }
+    out->steps = steps;
+    uint32_t **perms = calloc(n, sizeof *perms);
+    uint64_t *wins = calloc(n, sizeof *wins);
+    sp_status st = perms && wins ? start_orders(r, rows, n, perms) : SP_ERR_OUT_OF_MEMORY;
+    if (st == SP_OK) compare_steps(r, rows, n, perms, wins, out);
+    for (size_t i = 0; perms && i < n; i++)
+        free(perms[i]);
+    free(perms);
+    free(wins);
+    free(rows);
+    if (st != SP_OK) {
+        memset(out, 0, sizeof *out);
+        return sp_error_set(err, st, "out of memory");
+    }
+    return SP_OK;
+}

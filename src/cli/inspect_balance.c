@@ -1,0 +1,79 @@
+/* inspect: the "Load balance" section of multi-rank files, and --balance
+ * (the balance JSON). Figures per docs/parallel.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_colour.h"
+#include "cli/cli_error.h"
+#include "cli/inspect.h"
+#include "scope_profiler/balance.h"
+
+enum { MAX_LINES = 10 };
+
+typedef struct balance_line {
+    const sp_mpi_region *region;
+    sp_balance ranks;
+    sp_step_balance steps;
+    double lost; /* max - mean: what the imbalance costs the slowest rank */
+} balance_line;
+
+static int by_lost(const void *a, const void *b) {
+    double x = ((const balance_line *)a)->lost, y = ((const balance_line *)b)->lost;
+    return (x < y) - (x > y);
+}
+
+static void print_line(FILE *out, const balance_line *l) {
+    fprintf(out, "  %s\n    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u\n",
+            sp_mpi_region_name(l->region), 100.0 * l->ranks.imbalance,
+            100.0 * l->ranks.load_balance, l->ranks.slowest_rank, l->ranks.fastest_rank);
+    const sp_step_balance *s = &l->steps;
+    if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC)
+        fprintf(out, "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %.6f s to gain\n",
+                sp_imbalance_kind_name(s->kind), s->straggler,
+                (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
+                100.0 * s->straggler_share, s->saved);
+    else if (s->kind == SP_IMBALANCE_BALANCED)
+        fprintf(out, "    balanced step by step (%llu steps)\n", (unsigned long long)s->steps);
+}
+
+void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options *o) {
+    if (sp_results_num_ranks(r) < 2) return;
+    size_t n = 0;
+    const sp_mpi_region **regions = sp_results_get_regions(r, &o->filter, &n, NULL);
+    if (!regions) return;
+    balance_line *lines = calloc(n ? n : 1, sizeof *lines);
+    size_t count = 0;
+    for (size_t i = 0; lines && i < n; i++) {
+        balance_line *l = &lines[count];
+        l->region = regions[i];
+        if (sp_mpi_region_rank_balance(regions[i], &l->ranks, NULL) != SP_OK ||
+            l->ranks.count < 2 || !(l->ranks.imbalance > 0.0))
+            continue;
+        if (sp_mpi_region_step_balance(regions[i], &l->steps, NULL) != SP_OK)
+            memset(&l->steps, 0, sizeof l->steps);
+        l->lost = l->ranks.max - l->ranks.mean;
+        count++;
+    }
+    if (count) {
+        qsort(lines, count, sizeof *lines, by_lost);
+        cli_print_title(out, o->colour, "Load balance (%zu ranks; largest loss first)",
+                        sp_results_num_ranks(r));
+        size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
+        for (size_t i = 0; i < count && i < limit; i++)
+            print_line(out, &lines[i]);
+        if (count > limit)
+            fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
+                    count - limit);
+        fputc('\n', out);
+    }
+    free(lines);
+    sp_region_list_free(regions);
+}
+
+int inspect_print_balance_json(FILE *out, const sp_results *r, const inspect_options *o) {
+    sp_error err = {0};
+    if (sp_write_balance_json(r, out, &o->filter, &err) == SP_OK) return 0;
+    cli_error_sp(&err);
+    return CLI_EXIT_USAGE;
+}
