@@ -2,6 +2,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,14 @@
 struct sp_compiled_filter {
     pcre2_code **include;
     size_t num_include;
+    const char *const *include_text; /* the caller's patterns (alive while the filter is) */
+    const char *const *exclude_text;
     pcre2_code **exclude;
     size_t num_exclude;
     pcre2_match_data *match;
+    char *failed_pattern; /* the pattern that hit a PCRE2 limit, and PCRE2's reason */
+    char failed_reason[160];
+    const char *failed_kind;
     uint32_t *ranks; /* NULL: all ranks */
     uint32_t *sorted_ranks;
     size_t num_ranks;
@@ -102,10 +108,12 @@ sp_compiled_filter *sp_filter_compile(const sp_filter *filter, sp_error *err) {
     sp_status st = SP_OK;
     if (filter && filter->include && filter->num_include) {
         f->num_include = filter->num_include;
+        f->include_text = (const char *const *)filter->include;
         st = compile_list("include", filter->include, filter->num_include, &f->include, err);
     }
     if (st == SP_OK && filter && filter->exclude && filter->num_exclude) {
         f->num_exclude = filter->num_exclude;
+        f->exclude_text = (const char *const *)filter->exclude;
         st = compile_list("exclude", filter->exclude, filter->num_exclude, &f->exclude, err);
     }
     if (st == SP_OK && filter) st = copy_ranks(f, filter->ranks, filter->num_ranks, err);
@@ -129,20 +137,47 @@ void sp_filter_free(sp_compiled_filter *f) {
     free(f->include);
     free(f->exclude);
     pcre2_match_data_free(f->match);
+    free(f->failed_pattern);
     free(f->ranks);
     free(f->sorted_ranks);
     free(f);
 }
 
-static int matches_any(pcre2_code **codes, size_t n, pcre2_match_data *md, const char *name) {
-    for (size_t i = 0; i < n; i++)
-        if (pcre2_match(codes[i], (PCRE2_SPTR)name, strlen(name), 0, 0, md, NULL) >= 0) return 1;
+/* 1 match, 0 none, -1 PCRE2 gave up (match or depth limit): never taken as "no match". */
+static int matches_any(sp_compiled_filter *f, pcre2_code **codes, size_t n, const char *kind,
+                       const char *const *texts, const char *name) {
+    for (size_t i = 0; i < n; i++) {
+        int rc = pcre2_match(codes[i], (PCRE2_SPTR)name, strlen(name), 0, 0, f->match, NULL);
+        if (rc >= 0) return 1;
+        if (rc == PCRE2_ERROR_NOMATCH) continue;
+        if (!f->failed_pattern) {
+            f->failed_pattern = strdup(texts && texts[i] ? texts[i] : "");
+            f->failed_kind = kind;
+            if (pcre2_get_error_message(rc, (PCRE2_UCHAR *)f->failed_reason,
+                                        sizeof f->failed_reason) < 0)
+                snprintf(f->failed_reason, sizeof f->failed_reason, "PCRE2 error %d", rc);
+        }
+        return -1;
+    }
     return 0;
 }
 
 int sp_filter_keeps(sp_compiled_filter *f, const char *name) {
-    if (f->num_include && !matches_any(f->include, f->num_include, f->match, name)) return 0;
-    return !(f->num_exclude && matches_any(f->exclude, f->num_exclude, f->match, name));
+    if (f->num_include) {
+        int in = matches_any(f, f->include, f->num_include, "include", f->include_text, name);
+        if (in <= 0) return in;
+    }
+    if (!f->num_exclude) return 1;
+    int out = matches_any(f, f->exclude, f->num_exclude, "exclude", f->exclude_text, name);
+    return out < 0 ? -1 : !out;
+}
+
+sp_status sp_filter_failure(const sp_compiled_filter *f, sp_error *err) {
+    return sp_error_set(err, SP_ERR_BAD_PATTERN,
+                        "%s pattern \"%s\" cannot be matched: %s (simplify the pattern, e.g. "
+                        "remove nested repetition)",
+                        f->failed_kind ? f->failed_kind : "filter",
+                        f->failed_pattern ? f->failed_pattern : "", f->failed_reason);
 }
 
 int sp_filter_has_patterns(const sp_compiled_filter *f) {

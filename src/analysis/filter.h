@@ -11,8 +11,11 @@ typedef struct sp_compiled_filter sp_compiled_filter;
 sp_compiled_filter *sp_filter_compile(const sp_filter *filter, sp_error *err);
 void sp_filter_free(sp_compiled_filter *f);
 
-/* Nonzero when the name passes include and exclude (re.match semantics). */
+/* 1 when the name passes include and exclude (re.match semantics), 0 when
+ * not, -1 when PCRE2 gave up on a pattern (its match limit): then
+ * sp_filter_failure() sets the error naming the pattern. */
 int sp_filter_keeps(sp_compiled_filter *f, const char *name);
+sp_status sp_filter_failure(const sp_compiled_filter *f, sp_error *err);
 
 /* Nonzero when include or exclude patterns were given (Python: "a filter is active"). */
 int sp_filter_has_patterns(const sp_compiled_filter *f);

@@ -13,7 +13,14 @@ sp_status sp_select_regions(const sp_results *r, sp_compiled_filter *f, uint32_t
     if (!*out) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < total; i++) {
         uint32_t g = r->start_order[i];
-        if (!f || sp_filter_keeps(f, r->m.region_names[g])) (*out)[(*n)++] = g;
+        int keep = f ? sp_filter_keeps(f, r->m.region_names[g]) : 1;
+        if (keep < 0) {
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            return sp_filter_failure(f, err);
+        }
+        if (keep) (*out)[(*n)++] = g;
     }
     return SP_OK;
 }

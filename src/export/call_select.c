@@ -44,8 +44,16 @@ static sp_status compile_rows(sp_call_rule *rule, const sp_results *r, const sp_
         sp_filter_free(f);
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    for (size_t g = 0; g < r->m.num_regions; g++)
-        keep_region[g] = (uint8_t)sp_filter_keeps(f, r->m.region_names[g]);
+    for (size_t g = 0; g < r->m.num_regions; g++) {
+        int keep = sp_filter_keeps(f, r->m.region_names[g]);
+        if (keep < 0) {
+            sp_status st = sp_filter_failure(f, err);
+            free(keep_region);
+            sp_filter_free(f);
+            return st;
+        }
+        keep_region[g] = (uint8_t)keep;
+    }
     for (size_t i = 0; i < r->m.num_rows; i++) {
         const sp_model_row *row = &r->m.rows[i];
         rule->row_ok[i] = (uint8_t)(!r->rows[i].shadowed && keep_region[row->region] &&

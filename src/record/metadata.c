@@ -1,6 +1,7 @@
 #include "record/metadata.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <pwd.h>
@@ -86,6 +87,8 @@ static void chip_information(char *buf, size_t size) {
 /* The OpenMP threads a parallel region would get, and where that number comes
  * from: the OpenMP runtime when the program has one loaded (it is then in use),
  * else OMP_NUM_THREADS (its first level), else 1: a program without OpenMP. */
+#define SP_MAX_OMP_THREADS (1L << 20)
+
 static int64_t omp_threads(const char **source) {
     int (*max_threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
     if (max_threads) {
@@ -97,8 +100,10 @@ static int64_t omp_threads(const char **source) {
     }
     const char *v = getenv("OMP_NUM_THREADS");
     if (v && isdigit((unsigned char)*v)) {
+        errno = 0;
         long n = strtol(v, NULL, 10);
-        if (n > 0) {
+        /* out of range (or absurd) is as good as unset: no product of it can overflow */
+        if (n > 0 && errno != ERANGE && n <= SP_MAX_OMP_THREADS) {
             *source = "OMP_NUM_THREADS";
             return n;
         }

@@ -135,12 +135,70 @@ static void concurrent_run_is_kept(void **state) {
     sp_results_free(r);
 }
 
+/* OMP_NUM_THREADS out of range: ignored (1, "no_openmp"), never an overflowed count. */
+static void omp_num_threads_out_of_range(void **state) {
+    rs_fixture *fx = *state;
+    setenv("OMP_NUM_THREADS", "99999999999999999999", 1);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = fx->path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    record_calls(3);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    unsetenv("OMP_NUM_THREADS");
+    sp_error err;
+    sp_results *r = sp_read(fx->path, &err);
+    assert_non_null(r);
+    sp_metadata_item threads, cores;
+    assert_true(sp_results_metadata_find(r, "omp_num_threads", &threads));
+    assert_true(sp_results_metadata_find(r, "total_cores", &cores));
+    assert_int_equal(threads.int_value, 1);
+    assert_true(cores.int_value >= 1);
+    sp_results_free(r);
+}
+
+/* A pattern that hits PCRE2's match limit is an error naming it, not "no match". */
+static void pattern_match_limit_is_an_error(void **state) {
+    rs_fixture *fx = *state;
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = fx->path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    const char *names[] = {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "ab", "aab"};
+    for (int i = 0; i < 3; i++) {
+        sp_region_t h = sp_region(names[i]);
+        sp_begin(h);
+        sp_end(h);
+    }
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_error err;
+    sp_results *r = sp_read(fx->path, &err);
+    assert_non_null(r);
+    const char *include[] = {"(?:(a+)+b|a+!)"};
+    sp_filter filter = {.include = include, .num_include = 1};
+    size_t count = 99;
+    const sp_mpi_region **list = sp_results_get_regions(r, &filter, &count, &err);
+    assert_null(list);
+    assert_int_equal(err.status, SP_ERR_BAD_PATTERN);
+    assert_non_null(strstr(err.message, "include pattern \"(?:(a+)+b|a+!)\" cannot be matched"));
+    /* an ordinary pattern still works */
+    const char *simple[] = {"a+b"};
+    filter.include = simple;
+    list = sp_results_get_regions(r, &filter, &count, &err);
+    assert_non_null(list);
+    assert_int_equal(count, 2);
+    sp_region_list_free(list);
+    sp_results_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(fifo_input_is_refused, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(file_size_limit_gives_a_status, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(concurrent_run_is_kept, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(omp_num_threads_out_of_range, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(pattern_match_limit_is_an_error, rs_setup_dir,
+                                        rs_teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
