@@ -48,21 +48,51 @@ static double file_mib(const char *path) {
     return stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0.0;
 }
 
+/* The counts line: the parts joined by ", " as the Python inspect prints them,
+ * broken after a comma where the line would pass width (0 = never). */
+static void print_counts(FILE *out, char parts[][96], size_t n, size_t width) {
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(parts[i]);
+        if (i) {
+            fputc(',', out);
+            col++;
+            if (width && col + 1 + len > width) {
+                fputc('\n', out);
+                col = 0;
+            } else {
+                fputc(' ', out);
+                col++;
+            }
+        }
+        fputs(parts[i], out);
+        col += len;
+    }
+}
+
 void inspect_print_header(FILE *out, const sp_results *r, const char *path,
                           const inspect_options *o) {
     char *shown = malloc(strlen(path) + 2);
     const char *label = sp_results_label(r);
-    fputs(RULE "\n", out);
+    /* the rule is Python's 78 columns, shorter only when asked to fit */
+    int rule = o->fit_to && o->fit_to < strlen(RULE) ? (int)o->fit_to : (int)strlen(RULE);
+    fprintf(out, "%.*s\n", rule, RULE);
     if (shown) pathlib_text(path, shown);
     if (label)
         cli_print_title(out, o->colour, "%s - %s", label, shown ? shown : path);
     else
         cli_print_title(out, o->colour, "%s", shown ? shown : path);
     free(shown);
-    fprintf(out, "%zu rank(s), %zu region(s), %.2f MiB", sp_results_num_ranks(r),
-            sp_results_num_regions(r), file_mib(path));
-    if (any_region_has_calls(r)) fprintf(out, ", %.6g s wall clock", sp_results_time_span(r));
+    char parts[5][96];
+    size_t n = 0;
+    snprintf(parts[n++], sizeof parts[0], "%zu rank(s)", sp_results_num_ranks(r));
+    snprintf(parts[n++], sizeof parts[0], "%zu region(s)", sp_results_num_regions(r));
+    snprintf(parts[n++], sizeof parts[0], "%.2f MiB", file_mib(path));
+    if (any_region_has_calls(r))
+        snprintf(parts[n++], sizeof parts[0], "%.6g s wall clock", sp_results_time_span(r));
     double total = sp_results_total_time(r);
-    if (!isnan(total)) fprintf(out, ", %.6g s total (setup to finalize)", total);
-    fputs("\n" RULE "\n\n", out);
+    if (!isnan(total))
+        snprintf(parts[n++], sizeof parts[0], "%.6g s total (setup to finalize)", total);
+    print_counts(out, parts, n, o->fit_to);
+    fprintf(out, "\n%.*s\n\n", rule, RULE);
 }

@@ -94,13 +94,21 @@ void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_con
             size_t len = sp_utf8_length(ns.text[i]);
             if (len > w) w = len;
         }
+        /* commands stay whole (copyable): a line longer than the fitted box
+         * goes past its right edge instead of being cut */
+        if (ctx->max_width && w + 6 > ctx->max_width) w = ctx->max_width > 26 ? ctx->max_width - 6 : 20;
         sp_textbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
         sp_textbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
         sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
         for (size_t i = 0; i < ns.n; i++) {
             sp_textbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
             sp_table_append_text(out, ns.text[i]);
-            sp_textbuf_repeat(out, " ", w - sp_utf8_length(ns.text[i]));
+            size_t len = sp_utf8_length(ns.text[i]);
+            if (len > w) {
+                sp_textbuf_putc(out, '\n');
+                continue;
+            }
+            sp_textbuf_repeat(out, " ", w - len);
             sp_textbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
         }
         sp_textbuf_append(out, ctx->ascii ? "  +" : "  \xe2\x95\xb0");

@@ -101,6 +101,7 @@ typedef struct sp_notes_context {
     const char *file_path; /* command hints for this file; NULL = none */
     int exclusive_mode;
     int ascii;
+    size_t max_width; /* nonzero: the box fits; longer lines run past its edge */
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */

@@ -93,6 +93,54 @@ static int fit_width(cell_grid *g, const char *const *headers, size_t ncols, siz
     return 1;
 }
 
+/* Display width of each column, as sp_table_layout computes it. */
+static void column_widths(const cell_grid *g, const char *const *headers, size_t ncols,
+                          size_t *w) {
+    for (size_t j = 0; j < ncols; j++) {
+        w[j] = sp_utf8_length(headers[j]) + 2;
+        for (size_t i = 0; i < g->nrows; i++) {
+            size_t len = sp_utf8_length(g->cells[i * ncols + j]);
+            if (len > w[j]) w[j] = len;
+        }
+    }
+}
+
+/* Lays the table out whole, or, when it is wider than max_width even with the
+ * names cut, as successive tables of the columns that fit, each repeating the
+ * first (region) column: nothing is hidden, nothing wraps. */
+static int layout_in_blocks(sp_textbuf *out, const char *const *headers, size_t ncols,
+                            const cell_grid *g, size_t max_width, int ascii) {
+    size_t *w = calloc(ncols ? ncols : 1, sizeof *w);
+    const char **hsub = calloc(ncols ? ncols : 1, sizeof *hsub);
+    const char **csub = calloc(g->nrows * (ncols ? ncols : 1) + 1, sizeof *csub);
+    if (!w || !hsub || !csub) {
+        free(w), free(hsub), free(csub);
+        return 0;
+    }
+    column_widths(g, headers, ncols, w);
+    size_t first = 1; /* next column not yet shown */
+    do {
+        /* the frame (4), the first column, then each added column with its gap */
+        size_t used = 4 + w[0] + 2, last = first;
+        while (last < ncols && (last == first || !max_width || used + w[last] + 4 <= max_width))
+            used += w[last++] + 4;
+        size_t bn = 1 + (last - first);
+        hsub[0] = headers[0];
+        for (size_t j = first; j < last; j++)
+            hsub[1 + j - first] = headers[j];
+        for (size_t i = 0; i < g->nrows; i++) {
+            csub[i * bn] = g->cells[i * ncols];
+            for (size_t j = first; j < last; j++)
+                csub[i * bn + 1 + j - first] = g->cells[i * ncols + j];
+        }
+        if (first > 1) sp_textbuf_putc(out, '\n');
+        sp_table_layout(out, hsub, bn, csub, g->nrows, ascii);
+        first = last;
+    } while (first < ncols);
+    free(w), free(hsub), free(csub);
+    return 1;
+}
+
 sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
                                const sp_table_format *fmt, sp_error *err) {
     if (!rows->count) {
@@ -114,7 +162,7 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
     for (size_t j = 0; j < ncols; j++)
         if (cols[j] == SP_COL_CALLS) ctx.inline_count = 0;
 
-    const char **headers = malloc((ncols ? ncols : 1) * sizeof *headers);
+    const char **headers = calloc(ncols ? ncols : 1, sizeof *headers);
     cell_grid grid = {NULL, 0, 0};
     if (!headers || !grid_fill(&grid, rows, cols, ncols, &ctx)) {
         free(headers);
@@ -131,12 +179,12 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
         out->failed = 1;
         goto done;
     }
-    sp_table_layout(out, headers, ncols, (const char *const *)grid.cells, grid.nrows, fmt->ascii);
+    if (!layout_in_blocks(out, headers, ncols, &grid, fmt->max_width, fmt->ascii)) out->failed = 1;
     free(headers);
     grid_free(&grid);
     if (!fmt->suppress_notes) {
         sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL, fmt->file_path,
-                                 fmt->exclusive_mode, fmt->ascii};
+                                 fmt->exclusive_mode, fmt->ascii, fmt->max_width};
         sp_textbuf_putc(out, '\n');
         sp_notes_box(out, rows, &nctx);
     }
