@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_profile.h"
 #include "bench_support.h"
 #include "present/compare_out.h"
 
@@ -29,37 +30,7 @@ static void spin(int n) {
     sink = x;
 }
 
-/* timestep > (assemble, solve > (io)): 4 regions nesting three deep. */
-static void write_profile(const char *path, long calls, int extra) {
-    sp_options opt = SP_OPTIONS_INIT;
-    opt.file_path = path;
-    sp_setup(&opt);
-    sp_region_t step = sp_region("timestep"), assemble = sp_region("assemble"),
-                solve = sp_region("solve"), io = sp_region("io");
-    for (long i = 0; i < calls / 4; i++) {
-        sp_begin(step);
-        sp_begin(assemble);
-        spin(extra);
-        sp_end(assemble);
-        sp_begin(solve);
-        sp_begin(io);
-        sp_end(io);
-        sp_end(solve);
-        sp_end(step);
-    }
-    sp_finalize_options quiet = {.quiet = 1};
-    sp_finalize(&quiet);
-}
 
-static sp_results *read_or_die(const char *path) {
-    sp_error err;
-    sp_results *r = sp_read(path, &err);
-    if (!r) {
-        fprintf(stderr, "bench_compare: %s\n", err.message);
-        exit(1);
-    }
-    return r;
-}
 
 static void measure(const char *what, const char *pa, const char *pb, long calls,
                     const sp_compare_options *o, const sp_check_options *check) {
@@ -67,7 +38,7 @@ static void measure(const char *what, const char *pa, const char *pb, long calls
     bench_reset_peak();
     double t0 = bench_now_s();
     clock_t cpu0 = clock();
-    sp_results *a = read_or_die(pa), *b = read_or_die(pb);
+    sp_results *a = bench_read_or_die("bench_compare", pa), *b = bench_read_or_die("bench_compare", pb);
     double t_read = bench_now_s() - t0;
     const sp_results *ca = a, *cb = b;
     sp_error err;
@@ -106,8 +77,8 @@ int main(int argc, char **argv) {
     snprintf(pb, sizeof pb, "%s/bench_compare_b_%ld.h5", dir, (long)getpid());
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
-    write_profile(pa, calls, 0);
-    write_profile(pb, calls, 20);
+    bench_write_nested_profile_with(pa, calls, NULL, 0);
+    bench_write_nested_profile_with(pb, calls, spin, 20);
     printf("== compare two profiles of %ld calls each (gzip-compressed, 4 nested regions)\n",
            calls);
     sp_compare_options o = {0};

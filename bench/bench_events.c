@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_profile.h"
 #include "bench_support.h"
 #include "common/py_float.h"
 
@@ -42,11 +43,7 @@ static double cpu_s(int who) {
 
 static void time_parts(const char *path, long calls) {
     sp_error err;
-    sp_results *r = sp_read(path, &err);
-    if (!r) {
-        fprintf(stderr, "bench_events: %s\n", err.message);
-        exit(1);
-    }
+    sp_results *r = bench_read_or_die("bench_events", path);
     sp_event_iter *it = sp_events_open(r, NULL, &err);
     sp_event e;
     double sum = 0, t0 = cpu_s(RUSAGE_SELF);

@@ -69,13 +69,8 @@ int main(int argc, char **argv) {
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
     bench_write_nested_profile(path, calls);
-    sp_error err;
-    sp_results *r = sp_read(path, &err);
+    sp_results *r = bench_read_or_die("bench_export", path);
     unlink(path);
-    if (!r) {
-        fprintf(stderr, "bench_export: %s\n", err.message);
-        return 1;
-    }
     long total = 0;
     for (size_t i = 0; i < sp_results_num_regions(r); i++)
         total += (long)sp_mpi_region_num_calls(sp_results_region_at(r, i));

@@ -22,11 +22,7 @@ static void measure(const char *path, long calls, int with_table) {
     bench_reset_peak();
     double t0 = bench_now_s();
     sp_error err;
-    sp_results *r = sp_read(path, &err);
-    if (!r) {
-        fprintf(stderr, "bench_read_summary: %s\n", err.message);
-        exit(1);
-    }
+    sp_results *r = bench_read_or_die("bench_read_summary", path);
     double t_read = bench_now_s() - t0;
     sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
     if (!rows) {

@@ -49,16 +49,6 @@ static void browser_load(const char *what, const char *path) {
         printf("%-34s (not measured: node, playwright-core or chromium missing)\n", what);
 }
 
-static sp_results *read_or_die(const char *path) {
-    sp_error err = {0};
-    sp_results *r = sp_read(path, &err);
-    if (!r) {
-        fprintf(stderr, "bench_report: %s\n", err.message);
-        exit(1);
-    }
-    return r;
-}
-
 static void write_or_die(sp_status st, const sp_error *err) {
     if (st != SP_OK) {
         fprintf(stderr, "bench_report: %s\n", err->message);
@@ -77,7 +67,8 @@ int main(int argc, char **argv) {
     snprintf(svg, sizeof svg, "%s/gantt.svg", dir);
     sp_error err = {0};
 
-    sp_results *tut = read_or_die(SP_SOURCE_DIR "/tests/fixtures/py_tutorial2.h5");
+    sp_results *tut =
+        bench_read_or_die("bench_report", SP_SOURCE_DIR "/tests/fixtures/py_tutorial2.h5");
     const sp_results *one[1] = {tut};
     write_or_die(sp_write_report_html(one, 1, NULL, tut_html, &err), &err);
     printf("%-34s %8.1f KB (target < 300 KB)\n", "tutorial report", file_size(tut_html) / 1e3);
@@ -85,7 +76,7 @@ int main(int argc, char **argv) {
 
     bench_write_nested_profile(prof, calls);
     double t0 = bench_now_s();
-    sp_results *r = read_or_die(prof);
+    sp_results *r = bench_read_or_die("bench_report", prof);
     double t1 = bench_now_s();
     one[0] = r;
     clock_t c1 = clock();
