@@ -77,8 +77,8 @@ typedef struct sp_table_row {
     int has_balance;
     uint64_t threads; /* most threads with calls on one rank */
     sp_balance rank_balance, thread_balance;
-    double start;     /* path rows: first start relative to time_origin; fallback rows:
-                         absolute first start, or +inf without calls (Python's quirk) */
+    double start; /* path rows: first start relative to time_origin; fallback rows:
+                     absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
 
 typedef struct sp_table_rows {
@@ -101,5 +101,13 @@ void sp_table_rows_free(sp_table_rows *rows);
 /* The sort keys and column keys, NULL-terminated (for help texts and errors). */
 extern const char *const sp_sort_keys[];
 extern const char *const sp_table_columns[];
+
+/* A region's balance over the given ranks (all when ranks is NULL or
+ * num_ranks 0): rank totals, and when asked (non-NULL) the thread balance and
+ * the step-by-step comparison, which need per-call events
+ * (SP_ERR_UNAVAILABLE for aggregate files). */
+sp_status sp_region_balance_over(const sp_mpi_region *region, const uint32_t *ranks,
+                                 size_t num_ranks, sp_balance *by_rank, sp_balance *by_thread,
+                                 sp_step_balance *steps, sp_error *err);
 
 #endif

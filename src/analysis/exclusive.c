@@ -37,6 +37,7 @@ static sp_status compute_all(sp_results *r, sp_error *err) {
     sp_tree_visitor v = {exclusive_enter, NULL, r->row_exclusive};
     for (size_t k = 0; st == SP_OK && k < r->num_data_ranks; k++) {
         size_t n = sp_rank_rows(r, r->data_ranks[k], regions, nreg, rows);
+        if (n && r->m.rows[rows[0]].events_skipped) continue; /* a rank not read */
         st = sp_tree_walk(r, rows, n, &v, err);
     }
     free(regions);

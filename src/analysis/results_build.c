@@ -33,9 +33,9 @@ static void row_facts(const sp_model *m, const sp_model_row *row, sp_row_info *i
     memset(info, 0, sizeof *info);
     info->tree_sorted = 1;
     if (row->count == 0) return;
-    if (m->layout == SP_LAYOUT_COLUMNAR) {
+    if (m->layout == SP_LAYOUT_COLUMNAR && !row->events_skipped) {
         row_facts_events(m, row, info);
-    } else if (row->has_stats) {
+    } else if (row->has_stats) { /* aggregate rows, rows of ranks not read */
         info->total_ns = row->stats.total;
         info->min_ns = row->stats.minimum;
         info->max_ns = row->stats.maximum;

@@ -84,20 +84,16 @@ static void compare_steps(const sp_results *r, const uint32_t *rows, size_t n, u
     classify(out);
 }
 
-sp_status sp_mpi_region_step_balance(const sp_mpi_region *region, sp_step_balance *out,
-                                     sp_error *err) {
-    if (!region || !out)
-        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_mpi_region_step_balance: NULL");
-    memset(out, 0, sizeof *out);
-    const sp_results *r = region->owner;
-    if (!sp_columnar(r)) return sp_unavailable(r, "the step-by-step comparison", err);
+/* The comparison over the given rows (one per rank, by rank). */
+static sp_status rows_step_balance(const sp_results *r, const uint32_t *given, size_t num_given,
+                                   sp_step_balance *out, sp_error *err) {
     size_t n = 0;
-    uint32_t *rows = malloc((region->num_entries + 1) * sizeof *rows);
+    uint32_t *rows = malloc((num_given + 1) * sizeof *rows);
     if (!rows) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     uint64_t steps = 0;
     int equal = 1;
-    for (size_t i = 0; i < region->num_entries; i++) {
-        uint32_t row = region->by_rank[i];
+    for (size_t i = 0; i < num_given; i++) {
+        uint32_t row = given[i];
         uint64_t count = r->m.rows[row].count;
         if (!count) continue;
         if (n && count != steps) equal = 0;
@@ -124,4 +120,51 @@ sp_status sp_mpi_region_step_balance(const sp_mpi_region *region, sp_step_balanc
         return sp_error_set(err, st, "out of memory");
     }
     return SP_OK;
+}
+
+sp_status sp_mpi_region_step_balance(const sp_mpi_region *region, sp_step_balance *out,
+                                     sp_error *err) {
+    if (!region || !out)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_mpi_region_step_balance: NULL");
+    memset(out, 0, sizeof *out);
+    const sp_results *r = region->owner;
+    if (!sp_columnar(r)) return sp_unavailable(r, "the step-by-step comparison", err);
+    return rows_step_balance(r, region->by_rank, region->num_entries, out, err);
+}
+
+sp_status sp_region_balance_over(const sp_mpi_region *region, const uint32_t *ranks,
+                                 size_t num_ranks, sp_balance *by_rank, sp_balance *by_thread,
+                                 sp_step_balance *steps, sp_error *err) {
+    const sp_results *r = region->owner;
+    if (!ranks || !num_ranks) {
+        sp_status st = sp_mpi_region_rank_balance(region, by_rank, err);
+        if (st == SP_OK && by_thread) st = sp_mpi_region_thread_balance(region, by_thread, err);
+        if (st == SP_OK && steps) st = sp_mpi_region_step_balance(region, steps, err);
+        return st;
+    }
+    uint32_t *rows = malloc((num_ranks + 1) * sizeof *rows);
+    if (!rows) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < region->num_entries; i++) { /* by rank, so ranks stay ascending */
+        uint32_t row = region->by_rank[i];
+        uint32_t rank = r->m.rows[row].rank;
+        for (size_t k = 0; k < num_ranks; k++)
+            if (ranks[k] == rank) {
+                rows[n++] = row;
+                break;
+            }
+    }
+    sp_status st = sp_rows_rank_balance(r, rows, n, by_rank);
+    if (st != SP_OK) sp_error_set(err, st, "out of memory");
+    if (st == SP_OK && (by_thread || steps) && !sp_columnar(r))
+        st = sp_unavailable(r, "thread balance", err);
+    uint64_t threads;
+    if (st == SP_OK && by_thread && (st = sp_rows_thread_balance(r, rows, n, by_thread, &threads)))
+        sp_error_set(err, st, "out of memory");
+    if (st == SP_OK && steps) {
+        memset(steps, 0, sizeof *steps);
+        st = rows_step_balance(r, rows, n, steps, err);
+    }
+    free(rows);
+    return st;
 }

@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_error.h"
+#include "analysis/results_model.h"
 
 int cli_select_option(cli_select *s, int id, const char *value) {
     switch (id) {
@@ -33,4 +34,8 @@ void cli_select_free(cli_select *s) {
     cli_list_free(&s->include);
     cli_list_free(&s->exclude);
     cli_ranks_free(&s->ranks);
+}
+
+sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err) {
+    return sp_read_ranks(path, s->ranks.count ? s->ranks.ranks : NULL, s->ranks.count, err);
 }

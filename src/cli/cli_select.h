@@ -39,6 +39,10 @@ sp_filter cli_select_filter(cli_select *s);
  * leaves nothing, is reported naming the file. Returns 0 or CLI_EXIT_USAGE. */
 int cli_select_check(const cli_select *s, const sp_results *r, const char *path);
 
+/* Reads path; with --ranks only those ranks' calls are read from the file
+ * (the rest of the run is known from the index and the stored statistics). */
+sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err);
+
 void cli_select_free(cli_select *s);
 
 #endif

@@ -241,7 +241,7 @@ static int print_events(FILE *out, sp_event_iter *it, const sp_results *r, int j
 static int run(const char *path, events_options *o) {
     sp_error err = {0};
     cli_reading(path);
-    sp_results *r = sp_read(path, &err);
+    sp_results *r = cli_select_read(&o->select, path, &err);
     if (!r) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;

@@ -229,7 +229,7 @@ static int inspect_files(const cli_list *files, const inspect_options *o, run_li
     for (size_t i = 0; i < files->count; i++) {
         sp_error err = {0};
         cli_reading(files->items[i]);
-        sp_results *r = sp_read(files->items[i], &err);
+        sp_results *r = cli_select_read(&o->select, files->items[i], &err);
         if (!r) {
             cli_error_sp(&err);
             status = CLI_EXIT_USAGE;

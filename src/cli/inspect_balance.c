@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
@@ -47,10 +48,13 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
     for (size_t i = 0; lines && i < n; i++) {
         balance_line *l = &lines[count];
         l->region = regions[i];
-        if (sp_mpi_region_rank_balance(regions[i], &l->ranks, NULL) != SP_OK ||
+        const sp_filter *f = &o->filter; /* --ranks: the balance of those ranks */
+        if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, NULL,
+                                   NULL) != SP_OK ||
             l->ranks.count < 2 || !(l->ranks.imbalance > 0.0))
             continue;
-        if (sp_mpi_region_step_balance(regions[i], &l->steps, NULL) != SP_OK)
+        if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, &l->steps,
+                                   NULL) != SP_OK)
             memset(&l->steps, 0, sizeof l->steps);
         l->lost = l->ranks.max - l->ranks.mean;
         count++;
@@ -58,7 +62,7 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
     if (count) {
         qsort(lines, count, sizeof *lines, by_lost);
         cli_print_title(out, o->colour, "Load balance (%zu ranks; largest loss first)",
-                        sp_results_num_ranks(r));
+                        o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
         for (size_t i = 0; i < count && i < limit; i++)
             print_line(out, &lines[i]);

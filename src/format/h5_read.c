@@ -231,6 +231,57 @@ sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t 
     return st;
 }
 
+/* The rows [ranges[k].first, + count) of a 1-D dataset as one hyperslab union. */
+static hid_t ranges_space(size_t n, const sp_rd_range *ranges, size_t num_ranges) {
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    if (space < 0) return -1;
+    herr_t rc = H5Sselect_none(space);
+    for (size_t k = 0; rc >= 0 && k < num_ranges; k++) {
+        hsize_t start = ranges[k].first, count = ranges[k].count;
+        if (count) rc = H5Sselect_hyperslab(space, H5S_SELECT_OR, &start, NULL, &count, NULL);
+    }
+    if (rc < 0) {
+        H5Sclose(space);
+        return -1;
+    }
+    return space;
+}
+
+sp_status sp_rd_int64_column_ranges(sp_rd *rd, const char *path, const sp_rd_range *ranges,
+                                    size_t num_ranges, int64_t **out, size_t *n) {
+    hid_t ds;
+    *out = NULL;
+    sp_status st = sp_rd_open_column(rd, path, &ds, n);
+    if (!st) st = sp_rd_expect_class(rd, ds, path, H5T_INTEGER, "an integer dataset");
+    if (!st) st = sp_rd_check_storage(rd, ds, path, *n, sizeof(int64_t));
+    size_t wanted = 0;
+    for (size_t k = 0; !st && k < num_ranges; k++) {
+        if (ranges[k].first > *n || ranges[k].count > *n - ranges[k].first)
+            st = sp_rd_damaged(rd, "a row's events lie past the end of %s", path);
+        wanted += ranges[k].count;
+    }
+    /* calloc: the pages of rows not read are never touched, so cost no memory */
+    int64_t *buf = st ? NULL : calloc(*n ? *n : 1, sizeof *buf);
+    if (!st && !buf) st = sp_rd_no_memory(rd);
+    if (!st && wanted) {
+        hid_t space = ranges_space(*n, ranges, num_ranges);
+        hid_t dxpl = sp_rd_transfer_plist(ds, wanted, sizeof *buf);
+        herr_t rc = space >= 0 ? H5Dread(ds, H5T_NATIVE_INT64, space, space, dxpl, buf) : -1;
+        sp_rd_close_plist(dxpl);
+        if (space >= 0) H5Sclose(space);
+        if (rc < 0) st = read_failed(rd, path);
+    }
+    if (ds >= 0) H5Dclose(ds);
+    if (st) {
+        free(buf);
+        *n = 0;
+        return st;
+    }
+    *out = buf;
+    return SP_OK;
+}
+
 void sp_rd_free_strings(char **strings, size_t n) {
     if (!strings) return;
     for (size_t i = 0; i < n; i++)

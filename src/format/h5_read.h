@@ -53,6 +53,17 @@ sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t 
  */
 sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t *n);
 
+/* A run of rows [first, first + count) of a column. */
+typedef struct sp_rd_range {
+    uint64_t first, count;
+} sp_rd_range;
+
+/* As sp_rd_int64_column, but only the given ranges are read from the file;
+ * the other values of *out (all n of them are allocated) are 0. Ranges past
+ * the column's end are SP_ERR_DAMAGED. */
+sp_status sp_rd_int64_column_ranges(sp_rd *rd, const char *path, const sp_rd_range *ranges,
+                                    size_t num_ranges, int64_t **out, size_t *n);
+
 /* Reads a 1-D string dataset (variable or fixed length, any character set).
  * *out holds n owned strings (NULL in the file reads as ""). */
 sp_status sp_rd_string_column(sp_rd *rd, const char *path, char ***out, size_t *n);

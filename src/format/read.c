@@ -3,8 +3,13 @@
 #include "format/reader.h"
 
 sp_results *sp_read(const char *path, sp_error *err) {
+    return sp_read_ranks(path, NULL, 0, err);
+}
+
+sp_results *sp_read_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
+                          sp_error *err) {
     sp_model m;
-    if (sp_read_model(path, &m, err)) return NULL;
+    if (sp_read_model_ranks(path, ranks, num_ranks, &m, err)) return NULL;
     m.path = sp_strdup(path);
     if (!m.path) {
         sp_model_clear(&m);

@@ -32,6 +32,7 @@ sp_status sp_rd_events(sp_rd *rd, sp_model *m) {
     if (!st) st = sp_rd_same_length(rd, second, n2, first, n);
     if (st) return st;
     m->num_events = n;
+    m->num_events_loaded = n;
     st = optional_column(rd, m, "/events/thread_ids", first, &m->thread_ids);
     if (!st) st = optional_column(rd, m, "/events/call_ids", first, &m->call_ids);
     if (!st) st = optional_column(rd, m, "/events/parent_ids", first, &m->parent_ids);
@@ -95,9 +96,65 @@ static sp_status check_durations(sp_rd *rd, const sp_model *m, size_t row) {
 sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m) {
     if (m->layout == SP_LAYOUT_AGGREGATE) return SP_OK;
     for (size_t row = 0; row < m->num_rows; row++) {
+        if (m->rows[row].events_skipped) continue;
         sp_status st = m->schema >= 3 ? decode_deltas(rd, m, row) : decode_ends(rd, m, row);
         if (!st) st = check_durations(rd, m, row);
         if (st) return st;
     }
     return SP_OK;
+}
+
+/* The event ranges of the selected rows, merged where they touch. */
+static sp_status selected_ranges(sp_rd *rd, const sp_model *m, sp_rd_range **out, size_t *n,
+                                 uint64_t *events) {
+    *n = 0;
+    *events = 0;
+    *out = malloc((m->num_rows ? m->num_rows : 1) * sizeof **out);
+    if (!*out) return sp_rd_no_memory(rd);
+    for (size_t i = 0; i < m->num_rows; i++) {
+        const sp_model_row *r = &m->rows[i];
+        if (r->events_skipped || r->count == 0) continue;
+        *events += r->count;
+        sp_rd_range *last = *n ? &(*out)[*n - 1] : NULL;
+        if (last && last->first + last->count == r->offset)
+            last->count += r->count;
+        else
+            (*out)[(*n)++] = (sp_rd_range){r->offset, r->count};
+    }
+    return SP_OK;
+}
+
+static sp_status optional_ranges(sp_rd *rd, const sp_model *m, const char *path,
+                                 const char *ref_path, const sp_rd_range *ranges, size_t nr,
+                                 int64_t **out) {
+    if (sp_rd_kind_of(rd->file, path) == SP_RD_ABSENT) return SP_OK;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column_ranges(rd, path, ranges, nr, out, &n);
+    return st ? st : sp_rd_same_length(rd, path, n, ref_path, m->num_events);
+}
+
+sp_status sp_rd_events_selected(sp_rd *rd, sp_model *m) {
+    int deltas = m->schema >= 3;
+    const char *first = deltas ? "/events/start_deltas" : "/events/start_times";
+    const char *second = deltas ? "/events/durations" : "/events/end_times";
+    hid_t ds;
+    size_t n = 0, n2 = 0, nr = 0;
+    /* the index is checked against the columns' lengths before any range is read */
+    sp_status st = sp_rd_open_column(rd, first, &ds, &n);
+    if (st) return st;
+    H5Dclose(ds);
+    m->num_events = n;
+    st = sp_model_check_index(m, rd->path, rd->err);
+    sp_rd_range *ranges = NULL;
+    uint64_t wanted = 0;
+    if (!st) st = selected_ranges(rd, m, &ranges, &nr, &wanted);
+    if (!st) st = sp_rd_int64_column_ranges(rd, first, ranges, nr, &m->starts, &n);
+    if (!st) st = sp_rd_int64_column_ranges(rd, second, ranges, nr, &m->durations, &n2);
+    if (!st) st = sp_rd_same_length(rd, second, n2, first, n);
+    if (!st) st = optional_ranges(rd, m, "/events/thread_ids", first, ranges, nr, &m->thread_ids);
+    if (!st) st = optional_ranges(rd, m, "/events/call_ids", first, ranges, nr, &m->call_ids);
+    if (!st) st = optional_ranges(rd, m, "/events/parent_ids", first, ranges, nr, &m->parent_ids);
+    free(ranges);
+    if (!st) m->num_events_loaded = wanted;
+    return st ? st : check_thread_ids(rd, m);
 }

@@ -22,8 +22,7 @@ sp_status sp_rd_index(sp_rd *rd, sp_model *m);
 /* Whether an optional per-row column of n rows is used (*use): it must have
  * one row per index row, except that aggregate files may leave it empty
  * (as the Python writer does), which counts as absent. */
-sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n,
-                              int *use);
+sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n, int *use);
 
 /* Rows must name distinct (rank, region) pairs. */
 sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
@@ -32,6 +31,11 @@ sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
  * kept raw in starts/durations until sp_rd_decode_times; plus the optional
  * thread_ids, call_ids, parent_ids. */
 sp_status sp_rd_events(sp_rd *rd, sp_model *m);
+
+/* The same for a rank-selective read: only the events of rows without
+ * events_skipped are read (the others stay 0); checks the index against the
+ * columns' lengths first. */
+sp_status sp_rd_events_selected(sp_rd *rd, sp_model *m);
 
 /*
  * Turns the raw columns into absolute starts and durations (schema 3: starts

@@ -118,10 +118,68 @@ static sp_status finish_events(sp_rd *rd, sp_model *m) {
     return st;
 }
 
-static sp_status read_indexed(sp_rd *rd, sp_model *m) {
+/* The ranks a rank-selective read keeps (ranks NULL: all), sorted. */
+typedef struct rank_choice {
+    const uint32_t *ranks;
+    size_t count;
+} rank_choice;
+
+static int compare_rank(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int chosen(const rank_choice *c, uint32_t rank) {
+    return bsearch(&rank, c->ranks, c->count, sizeof rank, compare_rank) != NULL;
+}
+
+/* Marks the rows of ranks not chosen as skipped, when every row's facts can
+ * come from its stored summary_statistics instead of its events; returns
+ * whether it did. Without complete statistics everything is read, and so it
+ * is with thread ids: the thread lanes of every rank are run-wide facts
+ * (inspect's Threads section) that only the events give. */
+static int skip_unchosen(sp_rd *rd, sp_model *m, const rank_choice *c) {
+    if (!c->ranks || m->layout != SP_LAYOUT_COLUMNAR) return 0;
+    if (sp_rd_kind_of(rd->file, "/events/thread_ids") != SP_RD_ABSENT) return 0;
+    for (size_t i = 0; i < m->num_rows; i++)
+        if (m->rows[i].count && !m->rows[i].has_stats) return 0;
+    for (size_t i = 0; i < m->num_rows; i++)
+        m->rows[i].events_skipped = (uint8_t)(m->rows[i].count && !chosen(c, m->rows[i].rank));
+    return 1;
+}
+
+/* Rank-selective: the statistics come first, so that the rows whose events
+ * are skipped can be known before /events is read. */
+static sp_status read_indexed_selected(sp_rd *rd, sp_model *m, const rank_choice *c) {
+    sp_status st = sp_rd_summary_statistics(rd, m);
+    if (st) return st;
+    if (!skip_unchosen(rd, m, c)) {
+        m->num_events = 0;
+        for (size_t i = 0; i < m->num_rows; i++) /* read again with the events */
+            m->rows[i].has_stats = 0;
+        st = sp_rd_events(rd, m);
+        if (!st) st = finish_events(rd, m);
+        if (!st) st = sp_rd_summary_statistics(rd, m);
+        return st;
+    }
+    st = sp_rd_events_selected(rd, m);
+    if (!st) st = sp_rd_check_unique_rows(rd, m);
+    if (!st) st = sp_rd_decode_times(rd, m);
+    return st;
+}
+
+static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
     sp_status st = read_layout(rd, &m->layout);
     if (!st) st = sp_rd_region_table(rd, m);
     if (!st) st = sp_rd_index(rd, m);
+    if (!st && c->ranks && m->layout == SP_LAYOUT_COLUMNAR) {
+        st = read_indexed_selected(rd, m, c);
+        if (!st) sp_rd_fill_missing_stats(m);
+        if (!st) st = sp_rd_check_stats(rd, m);
+        if (!st) st = sp_rd_thread_table(rd, m);
+        if (!st) st = sp_rd_clock_offsets(rd, m);
+        return st;
+    }
     if (!st) st = sp_rd_events(rd, m);
     if (!st) st = finish_events(rd, m);
     if (!st) st = sp_rd_summary_statistics(rd, m);
@@ -134,12 +192,13 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m) {
 
 static sp_status read_legacy(sp_rd *rd, sp_model *m) {
     sp_status st = sp_rd_schema1(rd, m);
+    m->num_events_loaded = m->num_events;
     if (!st) st = finish_events(rd, m);
     if (!st) sp_rd_fill_missing_stats(m);
     return st;
 }
 
-static sp_status read_profile(sp_rd *rd, sp_model *m) {
+static sp_status read_profile(sp_rd *rd, sp_model *m, const rank_choice *c) {
     int64_t schema = 0;
     sp_status st = read_schema(rd, &schema);
     if (st) return st;
@@ -152,7 +211,7 @@ static sp_status read_profile(sp_rd *rd, sp_model *m) {
                             rd->path);
     m->schema = schema;
     if (schema >= 2 && !has_index) return sp_rd_damaged(rd, "/rank_region_index is missing");
-    st = schema >= 2 ? read_indexed(rd, m) : read_legacy(rd, m);
+    st = schema >= 2 ? read_indexed(rd, m, c) : read_legacy(rd, m);
     if (!st) st = sp_rd_metadata(rd, m);
     return st ? st : sp_rd_thread_times(rd, m);
 }
@@ -185,9 +244,22 @@ static void make_one_line(sp_error *err) {
 }
 
 sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
+    return sp_read_model_ranks(path, NULL, 0, out, err);
+}
+
+sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
+                              sp_model *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     sp_error_clear(err);
     if (!path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_read: the path is NULL");
+    uint32_t *sorted = NULL;
+    if (ranks && num_ranks) { /* no ranks: all, as in sp_filter */
+        sorted = malloc((num_ranks ? num_ranks : 1) * sizeof *sorted);
+        if (!sorted) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+        memcpy(sorted, ranks, num_ranks * sizeof *sorted);
+        qsort(sorted, num_ranks, sizeof *sorted, compare_rank);
+    }
+    rank_choice choice = {sorted, sorted ? num_ranks : 0};
     H5E_auto2_t saved_handler;
     void *saved_data;
     H5Eget_auto2(H5E_DEFAULT, &saved_handler, &saved_data);
@@ -199,8 +271,10 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     if (!st && file < 0) st = open_failed(path, err);
     if (!st) {
         sp_rd rd = {file, path, err};
-        st = read_profile(&rd, out);
+        st = read_profile(&rd, out, &choice);
     }
+    if (!st && !sorted) out->num_events_loaded = out->num_events;
+    free(sorted);
     if (file >= 0) H5Fclose(file);
     H5Eset_auto2(H5E_DEFAULT, saved_handler, saved_data);
     if (st) {

@@ -41,4 +41,16 @@
  */
 sp_status sp_read_model(const char *path, sp_model *out, sp_error *err);
 
+/*
+ * The same, but only the events of the given ranks are read from the file
+ * (ranks NULL: all), when the file allows it: schema 2 or 3 columnar with
+ * summary_statistics for every row and no /events/thread_ids. The index, the metadata, the region
+ * and thread tables are read whole; rows of other ranks keep their statistics and get
+ * events_skipped (their event values are zeros). Otherwise the whole file is read.
+ * out->num_events_loaded says how many events were read. Every analysis restricted to the chosen
+ * ranks gives what a full read gives.
+ */
+sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
+                              sp_model *out, sp_error *err);
+
 #endif

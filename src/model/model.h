@@ -45,6 +45,9 @@ typedef struct sp_model_row {
     char *event_metadata;    /* owned JSON list, never NULL ("[]") */
     sp_row_stats stats;
     int has_stats; /* stats came from the file or were computed */
+    /* sp_read_model_ranks: the row's rank was not selected, so its events
+     * were not read (they are zeros); its facts come from stats. */
+    uint8_t events_skipped;
 } sp_model_row;
 
 typedef enum sp_meta_type {
@@ -107,11 +110,13 @@ typedef struct sp_model {
     sp_model_row *rows;
 
     size_t num_events;
-    int64_t *starts;     /* absolute ns */
-    int64_t *durations;  /* ns, >= 0 */
-    int64_t *thread_ids; /* NULL when absent */
-    int64_t *call_ids;   /* NULL when absent */
-    int64_t *parent_ids; /* NULL when absent */
+    int64_t *starts;            /* absolute ns */
+    int64_t *durations;         /* ns, >= 0 */
+    int64_t *thread_ids;        /* NULL when absent */
+    int64_t *call_ids;          /* NULL when absent */
+    int64_t *parent_ids;        /* NULL when absent */
+    uint64_t num_events_loaded; /* events read from the file (< num_events after a
+                                   rank-selective read) */
 
     size_t num_meta;
     sp_meta_entry *meta; /* file order */

@@ -63,9 +63,11 @@ static sp_status region_objects(const sp_results *r, const sp_filter *filter,
         sp_step_balance steps;
         memset(&threads, 0, sizeof threads);
         memset(&steps, 0, sizeof steps);
-        int columnar = sp_mpi_region_thread_balance(regions[i], &threads, NULL) == SP_OK;
-        st = sp_mpi_region_rank_balance(regions[i], &ranks, err);
-        if (st == SP_OK && columnar) st = sp_mpi_region_step_balance(regions[i], &steps, err);
+        const uint32_t *sel = filter ? filter->ranks : NULL; /* the selected ranks' balance */
+        size_t num_sel = filter ? filter->num_ranks : 0;
+        int columnar = sp_results_has_events(r);
+        st = sp_region_balance_over(regions[i], sel, num_sel, &ranks, columnar ? &threads : NULL,
+                                    columnar ? &steps : NULL, err);
         if (st != SP_OK) break;
         struct json_object *o = json_object_new_object();
         int ok = o && sp_json_add_string(o, "name", sp_mpi_region_name(regions[i])) &&

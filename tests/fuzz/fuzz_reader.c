@@ -35,6 +35,28 @@ static void check_failure(sp_status st, const sp_error *err, const sp_model *m) 
     FZ_CHECK(m->rows == NULL && m->num_rows == 0 && m->region_names == NULL && m->meta == NULL);
 }
 
+/* The rank-selective read of the same file (ranks 0 and 2) succeeds too and
+ * keeps the index; the rows it read hold the same events. */
+static void check_rank_selective(const sp_model *full) {
+    static const uint32_t ranks[] = {2, 0};
+    sp_model m;
+    sp_error err;
+    sp_status st = sp_read_model_ranks(scratch, ranks, 2, &m, &err);
+    FZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+    FZ_CHECK(st == SP_OK);
+    FZ_CHECK(m.num_rows == full->num_rows && m.num_events == full->num_events);
+    FZ_CHECK(m.num_events_loaded <= m.num_events);
+    for (size_t i = 0; i < m.num_rows; i++) {
+        const sp_model_row *r = &m.rows[i];
+        FZ_CHECK(r->rank == full->rows[i].rank && r->count == full->rows[i].count);
+        FZ_CHECK(!r->events_skipped || (r->rank != 0 && r->rank != 2));
+        int events = m.layout == SP_LAYOUT_COLUMNAR && !r->events_skipped;
+        for (uint64_t e = r->offset; events && e < r->offset + r->count; e++)
+            FZ_CHECK(m.starts[e] == full->starts[e] && m.durations[e] == full->durations[e]);
+    }
+    sp_model_clear(&m);
+}
+
 int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
     sp_fuzz_reader_init();
     fz f = {data, size, 0, size};
@@ -53,6 +75,7 @@ int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
         return 0;
     }
     fz_check_model(&m);
+    check_rank_selective(&m);
     if (round_trip && m.layout == SP_LAYOUT_COLUMNAR) {
         fz_check_round_trip(&m, scratch_rt);
     } else { /* the public path: results adopt the model and align the ranks' clocks */
