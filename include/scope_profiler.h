@@ -108,6 +108,8 @@ typedef struct sp_options {
     sp_compression compression;
     int compression_level;          /**< gzip level 0-9, used with SP_COMPRESSION_GZIP */
     sp_clock_source clock;
+    int mpi_calls; /**< nonzero: sp_mpi_setup() times the common MPI calls as regions
+                        (libscope_profiler_mpi; docs/parallel.md) */
 } sp_options;
 
 /* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
@@ -138,6 +140,7 @@ typedef struct sp_options {
  *   SCOPE_PROFILER_COMPRESSION=auto|none|gzip|gzip:N
  *   SCOPE_PROFILER_CLOCK=auto|tsc|monotonic
  *   SCOPE_PROFILER_QUIET=1            sp_finalize() prints nothing
+ *   SCOPE_PROFILER_MPI_CALLS=0|1      mpi_calls (read by sp_mpi_setup())
  * A malformed value is reported on stderr and ignored.
  * Returns SP_ERR_ALREADY_ACTIVE if a session is active (finalize it first).
  */

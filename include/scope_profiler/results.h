@@ -274,6 +274,13 @@ SP_API int sp_mpi_region_describe(const sp_mpi_region *region, char *buf, size_t
 SP_API const sp_rank_region *sp_mpi_region_rank(const sp_mpi_region *region, uint32_t rank,
                                                 sp_error *err);
 
+/**
+ * Bytes the region's MPI calls moved, summed over ranks, as the PMPI wrappers
+ * count them (docs/parallel.md, "MPI calls as regions"); -1 when no rank has
+ * a count (user regions, files recorded without the wrappers).
+ */
+SP_API int64_t sp_mpi_region_message_bytes(const sp_mpi_region *region);
+
 /* --- Region: one region on one rank -------------------------------------- */
 /* Values from this rank's int64 ns calls (as the Python package's Region): total is
  * the exact integer sum / 1e9, average (sum / n) / 1e9, std and percentiles
@@ -308,6 +315,10 @@ SP_API double sp_rank_region_std_duration(const sp_rank_region *region);
 /** Earliest start / latest end of this rank's calls, seconds (0 without calls). */
 SP_API double sp_rank_region_first_start_time(const sp_rank_region *region);
 SP_API double sp_rank_region_last_end_time(const sp_rank_region *region);
+
+/** Bytes this rank's calls of the region moved (see
+ *  sp_mpi_region_message_bytes); -1 when not counted. */
+SP_API int64_t sp_rank_region_message_bytes(const sp_rank_region *region);
 
 /** Exclusive time (see sp_mpi_region_exclusive_duration); NaN with err on failure. */
 SP_API double sp_rank_region_exclusive_duration(const sp_rank_region *region, sp_error *err);

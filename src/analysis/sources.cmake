@@ -10,6 +10,7 @@ set(SP_SOURCES_analysis
     exclusive.c
     filter.c
     lanes.c
+    message_bytes.c
     metadata_access.c
     mpi_region.c
     numpy_stats.c

@@ -7,6 +7,7 @@
 #define THREADS "/thread_table/"
 #define OFFSETS "/scope_profiler_c/clock_offsets/"
 #define PARENTS "/scope_profiler_c/thread_parents/"
+#define BYTES   "/scope_profiler_c/message_bytes/bytes"
 
 /* Reads an integer column that must have `want` rows; absent optional
  * columns leave *out NULL. */
@@ -233,4 +234,23 @@ sp_status sp_rd_thread_times(sp_rd *rd, sp_model *m) {
         }
     }
     return SP_OK;
+}
+
+/* Our extension: the bytes each /rank_region_index row's MPI calls moved. */
+sp_status sp_rd_message_bytes(sp_rd *rd, sp_model *m) {
+    if (sp_rd_kind_of(rd->file, BYTES) == SP_RD_ABSENT) return SP_OK;
+    int64_t *bytes = NULL;
+    size_t n = 0;
+    sp_status st = sp_rd_int64_column(rd, BYTES, &bytes, &n);
+    if (!st) st = sp_rd_same_length(rd, BYTES, n, "/rank_region_index/region_ids", m->num_rows);
+    for (size_t i = 0; !st && i < n; i++) {
+        if (bytes[i] < -1) {
+            st = sp_rd_damaged(rd, "%s[%zu] is %" PRId64 ", not a byte count", BYTES, i, bytes[i]);
+            break;
+        }
+        m->rows[i].has_message_bytes = bytes[i] >= 0;
+        m->rows[i].message_bytes = bytes[i] >= 0 ? bytes[i] : 0;
+    }
+    free(bytes);
+    return st;
 }

@@ -435,6 +435,7 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
             rc = sp_write_clock_offsets(w->file, w->offsets, w->num_offsets);
         if (rc == 0 && w->ds_threads >= 0 && w->num_threads)
             rc = sp_write_thread_parents(w->file, w->threads, w->num_threads);
+        if (rc == 0) rc = sp_write_message_bytes(w->file, w->rows, w->num_rows);
         if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");
     }
     if (!st) {

@@ -181,6 +181,26 @@ int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t co
     return rc;
 }
 
+int sp_write_message_bytes(hid_t file, const sp_model_row *rows, size_t n) {
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= rows[i].has_message_bytes;
+    if (!any) return 0;
+    int64_t *values = malloc(n * sizeof *values);
+    if (!values) return -1;
+    for (size_t i = 0; i < n; i++)
+        values[i] = rows[i].has_message_bytes ? rows[i].message_bytes : -1;
+    hid_t group = extension_group(file);
+    hid_t sub =
+        group >= 0 ? H5Gcreate2(group, "message_bytes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
+    if (rc == 0) rc = sp_h5_write_array(sub, "bytes", H5T_STD_I64LE, H5T_NATIVE_INT64, values, n);
+    free(values);
+    if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc;
+}
+
 int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t count) {
     hid_t group = extension_group(file);
     hid_t sub =

@@ -48,6 +48,10 @@ typedef struct sp_model_row {
     /* sp_read_model_ranks: the row's rank was not selected, so its events
      * were not read (they are zeros); its facts come from stats. */
     uint8_t events_skipped;
+    /* Extension (docs/format.md): bytes the row's MPI calls moved, counted by
+     * the PMPI wrappers; has_message_bytes 0 (a zeroed row) = not counted. */
+    int has_message_bytes;
+    int64_t message_bytes;
 } sp_model_row;
 
 typedef enum sp_meta_type {

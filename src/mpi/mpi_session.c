@@ -20,6 +20,7 @@
 #include "mpi/arrival.h"
 #include "mpi/clock_sync.h"
 #include "mpi/deadline.h"
+#include "mpi/mpi_calls.h"
 #include "mpi/rank_file.h"
 #include "mpi/rank_stream.h"
 #include "mpi/region_union.h"
@@ -81,6 +82,7 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
             MPI_SUCCESS &&
         ok)
         setup_size = size;
+    sp_mpi_calls_start(options); /* after our own traffic: it is not the program's */
     return SP_OK;
 }
 
@@ -221,6 +223,7 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     sp_session_data data;
     sp_status st = sp_internal_session_stop((uint32_t)rank, &data);
     if (st == SP_ERR_NOT_ACTIVE) return st; /* another thread's finalize won the session */
+    sp_mpi_calls_attach_bytes(&data.model);
     sp_arrival arrival = sp_mpi_arrival_check(comm, sp_mpi_timeout_seconds());
     if (arrival != SP_ARRIVAL_ALL) {
         if (arrival == SP_ARRIVAL_TIMED_OUT)
@@ -275,6 +278,7 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
 /* sp_finalize() once this library is loaded. */
 static sp_status finalize_hook(const sp_finalize_options *options) {
     if (options && options->results) *options->results = NULL;
+    sp_mpi_calls_stop(); /* what follows is our own MPI traffic */
     sp_session_state state = sp_internal_session_state();
     if (state != SP_SESSION_RECORDING || !mpi_running())
         return sp_internal_finalize_serial(options);

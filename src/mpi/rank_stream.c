@@ -30,6 +30,8 @@ static void put_rows(sp_blob *b, const sp_model *m) {
         sp_blob_put(b, &row->source_line, sizeof row->source_line);
         sp_blob_put(b, &row->exclusive_total, sizeof row->exclusive_total);
         sp_blob_put(b, &row->stats, sizeof row->stats);
+        sp_blob_put(b, &row->has_message_bytes, sizeof row->has_message_bytes);
+        sp_blob_put(b, &row->message_bytes, sizeof row->message_bytes);
         sp_blob_put_string(b, row->source_file);
         sp_blob_put_string(b, row->source_text);
         sp_blob_put_string(b, row->tags);
@@ -106,6 +108,8 @@ static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const
         sp_blob_get(in, &row->source_line, sizeof row->source_line);
         sp_blob_get(in, &row->exclusive_total, sizeof row->exclusive_total);
         sp_blob_get(in, &row->stats, sizeof row->stats);
+        sp_blob_get(in, &row->has_message_bytes, sizeof row->has_message_bytes);
+        sp_blob_get(in, &row->message_bytes, sizeof row->message_bytes);
         row->source_file = sp_blob_get_string(in);
         row->source_text = sp_blob_get_string(in);
         row->tags = sp_blob_get_string(in);

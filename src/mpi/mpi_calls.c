@@ -1,0 +1,81 @@
+#include "mpi/mpi_calls.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int sp_mpi_calls_on_;
+sp_region_t sp_mpi_call_regions_[SP_CALL_COUNT];
+
+static const char *const call_names[SP_CALL_COUNT] = {
+    "MPI_Send",      "MPI_Recv",    "MPI_Isend",    "MPI_Irecv",  "MPI_Sendrecv",  "MPI_Wait",
+    "MPI_Waitall",   "MPI_Waitany", "MPI_Bcast",    "MPI_Reduce", "MPI_Allreduce", "MPI_Gather",
+    "MPI_Allgather", "MPI_Scatter", "MPI_Alltoall", "MPI_Barrier"};
+
+/* One cache line per counter: threads in different calls do not share one. */
+static struct {
+    int64_t bytes;
+    char pad[64 - sizeof(int64_t)];
+} counters[SP_CALL_COUNT];
+
+static int session_recorded; /* this session's wrappers were on */
+
+void sp_mpi_call_bytes(sp_mpi_call call, int64_t bytes) {
+    if (bytes > 0) __atomic_fetch_add(&counters[call].bytes, bytes, __ATOMIC_RELAXED);
+}
+
+/* SCOPE_PROFILER_MPI_CALLS: 1 on, 0 off, -1 unset or malformed. */
+static int from_environment(void) {
+    const char *v = getenv("SCOPE_PROFILER_MPI_CALLS");
+    if (!v || !*v) return -1;
+    static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no",
+                                                                                "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) return 1;
+        if (strcasecmp(v, no[i]) == 0) return 0;
+    }
+    fprintf(stderr,
+            "scope-profiler: ignoring SCOPE_PROFILER_MPI_CALLS=\"%s\": expected 1 or 0 (also "
+            "true/false, yes/no, on/off)\n",
+            v);
+    return -1;
+}
+
+void sp_mpi_calls_start(const sp_options *options) {
+    int wanted = options && options->mpi_calls;
+    int env = from_environment();
+    if (env >= 0) wanted = env;
+    session_recorded = 0;
+    for (int c = 0; c < SP_CALL_COUNT; c++)
+        __atomic_store_n(&counters[c].bytes, 0, __ATOMIC_RELAXED);
+    if (!wanted || !sp_is_active()) return;
+    for (int c = 0; c < SP_CALL_COUNT; c++) {
+        sp_mpi_call_regions_[c] = sp_region_at(call_names[c], NULL, 0);
+        if (!sp_mpi_call_regions_[c]) return; /* out of memory: no MPI regions */
+    }
+    session_recorded = 1;
+    __atomic_store_n(&sp_mpi_calls_on_, 1, __ATOMIC_RELAXED);
+}
+
+int sp_mpi_calls_stop(void) {
+    __atomic_store_n(&sp_mpi_calls_on_, 0, __ATOMIC_RELAXED);
+    return session_recorded;
+}
+
+static int call_of(const char *name) {
+    for (int c = 0; c < SP_CALL_COUNT; c++)
+        if (strcmp(name, call_names[c]) == 0) return c;
+    return -1;
+}
+
+void sp_mpi_calls_attach_bytes(sp_model *m) {
+    if (!session_recorded) return;
+    for (size_t i = 0; i < m->num_rows; i++) {
+        sp_model_row *row = &m->rows[i];
+        int c = row->region < m->num_regions ? call_of(m->region_names[row->region]) : -1;
+        if (c < 0) continue;
+        row->has_message_bytes = 1;
+        row->message_bytes = __atomic_load_n(&counters[c].bytes, __ATOMIC_RELAXED);
+    }
+}

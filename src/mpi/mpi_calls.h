@@ -1,0 +1,60 @@
+/*
+ * MPI calls as regions (docs/parallel.md §5): the switch the PMPI wrappers
+ * test, the regions they record and the bytes they count. Off by default;
+ * on from the end of sp_mpi_setup() (options->mpi_calls or
+ * SCOPE_PROFILER_MPI_CALLS) until finalize starts, so that the library's own
+ * traffic (clock alignment, gathering the profile) is never recorded.
+ */
+#ifndef SP_MPI_MPI_CALLS_H
+#define SP_MPI_MPI_CALLS_H
+
+#include <scope_profiler.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+typedef enum sp_mpi_call {
+    SP_CALL_SEND,
+    SP_CALL_RECV,
+    SP_CALL_ISEND,
+    SP_CALL_IRECV,
+    SP_CALL_SENDRECV,
+    SP_CALL_WAIT,
+    SP_CALL_WAITALL,
+    SP_CALL_WAITANY,
+    SP_CALL_BCAST,
+    SP_CALL_REDUCE,
+    SP_CALL_ALLREDUCE,
+    SP_CALL_GATHER,
+    SP_CALL_ALLGATHER,
+    SP_CALL_SCATTER,
+    SP_CALL_ALLTOALL,
+    SP_CALL_BARRIER,
+    SP_CALL_COUNT
+} sp_mpi_call;
+
+/* Nonzero while the wrappers record; read on every wrapped call. */
+extern int sp_mpi_calls_on_;
+/* The wrapped calls' region handles, interned when recording starts. */
+extern sp_region_t sp_mpi_call_regions_[SP_CALL_COUNT];
+
+static inline int sp_mpi_calls_on(void) {
+    return __builtin_expect(__atomic_load_n(&sp_mpi_calls_on_, __ATOMIC_RELAXED), 0);
+}
+
+/* Adds a call's bytes to its region's count on this rank. */
+void sp_mpi_call_bytes(sp_mpi_call call, int64_t bytes);
+
+/* At the end of sp_mpi_setup(): starts recording if the option or the
+ * environment asks for it (the environment wins) and a session records. */
+void sp_mpi_calls_start(const sp_options *options);
+
+/* At the start of finalize: stops recording. Returns whether this session
+ * recorded MPI calls. */
+int sp_mpi_calls_stop(void);
+
+/* After the session stopped: gives the rows of the wrapped calls' regions
+ * their byte counts (only when this session recorded MPI calls). */
+void sp_mpi_calls_attach_bytes(sp_model *m);
+
+#endif
