@@ -1,6 +1,11 @@
 // The tutorial's workload in a C++ MPI program: every rank runs it, rank r
-// assembling r + 1 times as long (an imbalance the profile shows).
-//     mpirun -np 2 tutorial_cxx_mpi [file.h5]
+// assembling r + 1 times as long (an imbalance the profile shows), then
+// agreeing on a residual (MPI_Allreduce) and a barrier. The MPI calls are
+// timed as regions (opt.mpi_calls), so `scope-profiler inspect` shows the
+// "Load balance" section (assemble: static, the last rank slowest) and the
+// "MPI calls" section (where the fast ranks wait).
+//     mpirun -np 4 tutorial_cxx_mpi [file.h5]
+//     scope-profiler inspect file.h5
 #include <scope_profiler_mpi.hpp>
 
 #include <chrono>
@@ -23,7 +28,9 @@ struct Solver {
     }
     double solve() {
         SP_CXX_FUNCTION();
-        return spin(0.001);
+        double local[4] = {spin(0.001), 1.0, 2.0, 3.0}, global[4];
+        MPI_Allreduce(local, global, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        return global[0];
     }
 };
 } // namespace
@@ -35,6 +42,7 @@ int main(int argc, char **argv) {
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = argc > 1 ? argv[1] : "profiling_data.h5";
     opt.label = "tutorial c++ mpi";
+    opt.mpi_calls = 1; // time MPI calls as regions (or SCOPE_PROFILER_MPI_CALLS=1)
     sp_status st;
     {
         sp::MpiSession session{MPI_COMM_WORLD, opt}; // collective
@@ -43,6 +51,7 @@ int main(int argc, char **argv) {
         for (int step = 0; step < 5; step++) {
             sp::Region timestep{"timestep"};
             sink += solver.assemble(rank) + solver.solve();
+            MPI_Barrier(MPI_COMM_WORLD);
         }
         st = session.finalize(/*quiet=*/true); // collective
         if (sink < 0.0) st = SP_ERR_INVALID_ARGUMENT;

@@ -200,6 +200,7 @@ static int report(const sp_results *r, const char *path, const inspect_options *
     if (!rc && !o->metadata_only && !o->regions_only) inspect_print_threads(stdout, r, o);
     if (!rc && !o->metadata_only) rc = inspect_print_regions(stdout, r, o);
     if (!rc && !o->metadata_only) inspect_print_balance(stdout, r, o);
+    if (!rc && !o->metadata_only) inspect_print_mpi_calls(stdout, r, o);
     if (!rc && o->source.count) inspect_print_source(stdout, r, o);
     return rc;
 }

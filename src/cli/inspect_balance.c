@@ -1,5 +1,6 @@
-/* inspect: the "Load balance" section of multi-rank files, and --balance
- * (the balance JSON). Figures per docs/parallel.md. */
+/* inspect: the "Load balance" section of multi-rank files, the "MPI calls"
+ * section (the PMPI wrappers' regions and bytes) and --balance (the balance
+ * JSON). Figures per docs/parallel.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,67 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
         if (count > limit)
             fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
                     count - limit);
+        fputc('\n', out);
+    }
+    free(lines);
+    sp_region_list_free(regions);
+}
+
+typedef struct mpi_call_line {
+    const sp_mpi_region *region;
+    double total;
+} mpi_call_line;
+
+static int by_total(const void *a, const void *b) {
+    double x = ((const mpi_call_line *)a)->total, y = ((const mpi_call_line *)b)->total;
+    return (x < y) - (x > y);
+}
+
+/* Bytes with a binary unit, exact below 1 KiB. */
+static void print_bytes(FILE *out, int64_t bytes) {
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (bytes < 1024) {
+        fprintf(out, "%lld B", (long long)bytes);
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    int u = 0;
+    while (v >= 1024.0 && u < 3) {
+        v /= 1024.0;
+        u++;
+    }
+    fprintf(out, "%.1f %s", v, units[u]);
+}
+
+void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_options *o) {
+    size_t n = 0;
+    const sp_mpi_region **regions = sp_results_get_regions(r, &o->filter, &n, NULL);
+    if (!regions) return;
+    mpi_call_line *lines = calloc(n ? n : 1, sizeof *lines);
+    size_t count = 0;
+    for (size_t i = 0; lines && i < n; i++)
+        if (sp_mpi_region_message_bytes(regions[i]) >= 0) {
+            lines[count].region = regions[i];
+            lines[count++].total = sp_mpi_region_total_duration(regions[i]);
+        }
+    if (count) {
+        qsort(lines, count, sizeof *lines, by_total);
+        cli_print_title(out, o->colour, "MPI calls (%zu ranks; time summed over ranks)",
+                        sp_results_num_ranks(r));
+        for (size_t i = 0; i < count; i++) {
+            const sp_mpi_region *reg = lines[i].region;
+            uint64_t calls = sp_mpi_region_num_calls(reg);
+            int64_t bytes = sp_mpi_region_message_bytes(reg);
+            fprintf(out, "  %-14s %8llu calls  %12.6f s  ", sp_mpi_region_name(reg),
+                    (unsigned long long)calls, lines[i].total);
+            print_bytes(out, bytes);
+            if (bytes > 0 && calls) {
+                fputs(" (", out);
+                print_bytes(out, bytes / (int64_t)calls);
+                fputs(" per call)", out);
+            }
+            fputc('\n', out);
+        }
         fputc('\n', out);
     }
     free(lines);

@@ -52,6 +52,27 @@ static struct json_object *steps_object(const sp_step_balance *s) {
     return o;
 }
 
+/* The PMPI wrappers' byte counts: the total and each rank's (ranks without a
+ * count left out). NULL when out of memory. */
+static struct json_object *bytes_object(const sp_mpi_region *region) {
+    struct json_object *o = json_object_new_object(), *list = json_object_new_array();
+    int ok = o && list && sp_json_add_int(o, "total", sp_mpi_region_message_bytes(region));
+    for (size_t i = 0; ok && i < sp_mpi_region_num_ranks(region); i++) {
+        uint32_t rank = sp_mpi_region_rank_id(region, i);
+        const sp_rank_region *rr = sp_mpi_region_rank(region, rank, NULL);
+        int64_t bytes = rr ? sp_rank_region_message_bytes(rr) : -1;
+        if (bytes < 0) continue;
+        struct json_object *one = json_object_new_object();
+        ok = one && sp_json_add_int(one, "rank", rank) && sp_json_add_int(one, "bytes", bytes);
+        if (!ok) json_object_put(one);
+        ok = ok && sp_json_append(list, one);
+    }
+    if (ok) return sp_json_add(o, "per_rank", list) ? o : (json_object_put(o), NULL);
+    json_object_put(list);
+    json_object_put(o);
+    return NULL;
+}
+
 static sp_status region_objects(const sp_results *r, const sp_filter *filter,
                                 struct json_object *list, sp_error *err) {
     size_t n = 0;
@@ -75,6 +96,8 @@ static sp_status region_objects(const sp_results *r, const sp_filter *filter,
         if (ok && columnar)
             ok = sp_json_add(o, "threads", balance_object(&threads, 1)) &&
                  sp_json_add(o, "steps", steps_object(&steps));
+        if (ok && sp_mpi_region_message_bytes(regions[i]) >= 0)
+            ok = sp_json_add(o, "message_bytes", bytes_object(regions[i]));
         if (!ok) json_object_put(o);
         if (!ok || !sp_json_append(list, o))
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
