@@ -223,6 +223,31 @@ static void make_threads(const char *dir) {
     write_file(dir, "threads.h5", &m);
 }
 
+/* A 2-rank run recorded with the PMPI wrappers: two steps per rank, each
+ * with an MPI_Allreduce of 10 ints (40 bytes) and a barrier after it. */
+static void make_mpi_calls(const char *dir) {
+    static const char *const names[] = {"step", "MPI_Allreduce", "MPI_Barrier"};
+    call calls[12];
+    size_t n = 0;
+    for (uint32_t rank = 0; rank < 2; rank++)
+        for (int64_t k = 0; k < 2; k++) {
+            int64_t t = T0 + k * 10 * MS, work = (rank + 1) * 2 * MS;
+            calls[n++] = (call){0, rank, t, t + work + 1 * MS, NO_THREAD};
+            calls[n++] = (call){1, rank, t + work, t + work + 1 * MS, NO_THREAD};
+            calls[n++] = (call){2, rank, t + work + 1 * MS, t + 6 * MS, NO_THREAD};
+        }
+    sp_model m;
+    build(&m, names, COUNT(names), calls, n);
+    for (size_t i = 0; i < m.num_rows; i++) {
+        if (m.rows[i].region == 0) continue;
+        m.rows[i].has_message_bytes = 1;
+        m.rows[i].message_bytes = m.rows[i].region == 1 ? 2 * 40 : 0;
+    }
+    meta_run(&m, "mpi calls", T0, T0 + 20 * MS);
+    sp_model_meta_int(&m, "mpi_size", 2);
+    write_file(dir, "mpi_calls.h5", &m);
+}
+
 /* One rank's file of a 3-rank run (as the MPI library's fallback writes it). */
 static void make_rank_file(const char *dir, uint32_t rank) {
     static const char *const names[][3] = {
@@ -277,6 +302,7 @@ int main(int argc, char **argv) {
     make_names(dir);
     make_long_names(dir);
     make_threads(dir);
+    make_mpi_calls(dir);
     for (uint32_t r = 0; r < 3; r++)
         make_rank_file(dir, r);
     make_one_rank(dir, "cb_rank0.h5", 0, 0);

@@ -468,6 +468,33 @@ static void test_bad_clock_offsets(void **state) {
     fs_expect_error(path, SP_ERR_DAMAGED, "uncertainty_ns is missing");
 }
 
+static void test_bad_message_bytes(void **state) {
+    (void)state;
+    const char *path = basic("bytes.h5");
+    size_t rows = 0;
+    int64_t *ids = fs_read_ints(path, INDEX "region_ids", &rows);
+    free(ids);
+    assert_true(rows >= 2 && rows < 16);
+    int64_t bytes[16];
+    for (size_t i = 0; i < rows; i++)
+        bytes[i] = (int64_t)i * 8 - 1; /* -1, 7, 15, ... */
+    fs_make_group(path, "/scope_profiler_c");
+    fs_make_group(path, "/scope_profiler_c/message_bytes");
+    fs_replace_ints(path, "/scope_profiler_c/message_bytes/bytes", H5T_STD_I64LE, bytes, rows);
+    sp_model m;
+    fs_read_ok(path, &m);
+    assert_int_equal(m.rows[0].has_message_bytes, 0);
+    assert_int_equal(m.rows[1].has_message_bytes, 1);
+    assert_int_equal(m.rows[1].message_bytes, 7);
+    sp_model_clear(&m);
+    fs_replace_ints(path, "/scope_profiler_c/message_bytes/bytes", H5T_STD_I64LE, bytes, rows - 1);
+    fs_expect_error(path, SP_ERR_DAMAGED, "message_bytes/bytes");
+    bytes[1] = -2;
+    fs_replace_ints(path, "/scope_profiler_c/message_bytes/bytes", H5T_STD_I64LE, bytes, rows);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "/scope_profiler_c/message_bytes/bytes[1] is -2, not a byte count");
+}
+
 static void test_implausible_statistics(void **state) {
     (void)state;
     const char *path = basic("stats.h5");
@@ -582,6 +609,7 @@ int main(void) {
         cmocka_unit_test(test_duplicate_and_scattered_rows),
         cmocka_unit_test(test_bad_thread_ids),
         cmocka_unit_test(test_bad_clock_offsets),
+        cmocka_unit_test(test_bad_message_bytes),
         cmocka_unit_test(test_implausible_statistics),
         cmocka_unit_test(test_huge_claimed_extent),
         cmocka_unit_test(test_silent_and_restores_handler),

@@ -51,6 +51,8 @@ static void assert_same_row(const sp_model_row *a, const sp_model_row *b) {
     assert_string_equal(a->event_metadata, b->event_metadata);
     assert_int_equal(a->has_stats, b->has_stats);
     if (a->has_stats) assert_same_stats(&a->stats, &b->stats);
+    assert_int_equal(a->has_message_bytes, b->has_message_bytes);
+    assert_int_equal(a->message_bytes, b->message_bytes);
 }
 
 static void assert_same_column(const int64_t *a, const int64_t *b, size_t n) {
@@ -253,6 +255,38 @@ static void test_clock_offsets(void **state) {
     round_trip(&m, "offsets.h5", NULL);
 }
 
+/* The MPI wrappers' byte counts: counted rows (0 included) keep their value,
+ * the others stay uncounted; a model without counts writes no extension. */
+static void test_message_bytes(void **state) {
+    (void)state;
+    sp_model m;
+    fs_basic_model(&m);
+    assert_true(m.num_rows >= 3);
+    m.rows[0].has_message_bytes = 1;
+    m.rows[0].message_bytes = 2400;
+    m.rows[2].has_message_bytes = 1;
+    m.rows[2].message_bytes = 0;
+    round_trip(&m, "bytes.h5", NULL);
+    const char *path = fs_path("bytes_values.h5");
+    fs_basic_model(&m);
+    m.rows[1].has_message_bytes = 1;
+    m.rows[1].message_bytes = INT64_MAX;
+    sp_error err = {SP_OK, ""};
+    assert_int_equal(sp_write_model(&m, path, NULL, &err), SP_OK);
+    size_t n = 0;
+    int64_t *bytes = fs_read_ints(path, "/scope_profiler_c/message_bytes/bytes", &n);
+    assert_int_equal(n, m.num_rows);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(bytes[i], i == 1 ? INT64_MAX : -1);
+    free(bytes);
+    sp_model_clear(&m);
+    fs_write_basic(path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Lexists(f, "scope_profiler_c", H5P_DEFAULT) <= 0);
+    H5Fclose(f);
+}
+
 static void test_empty_profile(void **state) {
     (void)state;
     sp_model m;
@@ -342,6 +376,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_awkward_strings),
+        cmocka_unit_test(test_message_bytes),
         cmocka_unit_test(test_metadata_types_in_order),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_clock_offsets),
