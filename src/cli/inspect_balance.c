@@ -78,12 +78,36 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
 
 typedef struct mpi_call_line {
     const sp_mpi_region *region;
+    uint64_t calls;
     double total;
+    int64_t bytes; /* -1: no selected rank has a count */
 } mpi_call_line;
 
+/* Largest time first, ties by name (qsort is not stable). */
 static int by_total(const void *a, const void *b) {
-    double x = ((const mpi_call_line *)a)->total, y = ((const mpi_call_line *)b)->total;
-    return (x < y) - (x > y);
+    const mpi_call_line *p = a, *q = b;
+    if (p->total != q->total) return (p->total < q->total) - (p->total > q->total);
+    return strcmp(sp_mpi_region_name(p->region), sp_mpi_region_name(q->region));
+}
+
+static int rank_selected(const sp_filter *f, uint32_t rank) {
+    for (size_t i = 0; i < f->num_ranks; i++)
+        if (f->ranks[i] == rank) return 1;
+    return f->num_ranks == 0;
+}
+
+/* The region's calls, time and bytes over the ranks --ranks selects. */
+static void sum_selected(mpi_call_line *l, const sp_filter *f) {
+    l->bytes = -1;
+    for (size_t i = 0; i < sp_mpi_region_num_ranks(l->region); i++) {
+        uint32_t rank = sp_mpi_region_rank_id(l->region, i);
+        const sp_rank_region *rr = sp_mpi_region_rank(l->region, rank, NULL);
+        if (!rr || !rank_selected(f, rank)) continue;
+        l->calls += sp_rank_region_num_calls(rr);
+        l->total += sp_rank_region_total_duration(rr);
+        int64_t b = sp_rank_region_message_bytes(rr);
+        if (b >= 0) l->bytes = (l->bytes < 0 ? 0 : l->bytes) + b;
+    }
 }
 
 /* Bytes with a binary unit, exact below 1 KiB. */
@@ -108,25 +132,24 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
     if (!regions) return;
     mpi_call_line *lines = calloc(n ? n : 1, sizeof *lines);
     size_t count = 0;
-    for (size_t i = 0; lines && i < n; i++)
-        if (sp_mpi_region_message_bytes(regions[i]) >= 0) {
-            lines[count].region = regions[i];
-            lines[count++].total = sp_mpi_region_total_duration(regions[i]);
-        }
+    for (size_t i = 0; lines && i < n; i++) {
+        if (sp_mpi_region_message_bytes(regions[i]) < 0) continue;
+        lines[count].region = regions[i];
+        sum_selected(&lines[count], &o->filter);
+        if (lines[count].bytes >= 0) count++;
+    }
     if (count) {
         qsort(lines, count, sizeof *lines, by_total);
         cli_print_title(out, o->colour, "MPI calls (%zu ranks; time summed over ranks)",
-                        sp_results_num_ranks(r));
+                        o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         for (size_t i = 0; i < count; i++) {
-            const sp_mpi_region *reg = lines[i].region;
-            uint64_t calls = sp_mpi_region_num_calls(reg);
-            int64_t bytes = sp_mpi_region_message_bytes(reg);
-            fprintf(out, "  %-14s %8llu calls  %12.6f s  ", sp_mpi_region_name(reg),
-                    (unsigned long long)calls, lines[i].total);
-            print_bytes(out, bytes);
-            if (bytes > 0 && calls) {
+            const mpi_call_line *l = &lines[i];
+            fprintf(out, "  %-14s %8llu calls  %12.6f s  ", sp_mpi_region_name(l->region),
+                    (unsigned long long)l->calls, l->total);
+            print_bytes(out, l->bytes);
+            if (l->bytes > 0 && l->calls) {
                 fputs(" (", out);
-                print_bytes(out, bytes / (int64_t)calls);
+                print_bytes(out, l->bytes / (int64_t)l->calls);
                 fputs(" per call)", out);
             }
             fputc('\n', out);

@@ -178,6 +178,7 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
         if (!st) st = sp_rd_check_stats(rd, m);
         if (!st) st = sp_rd_thread_table(rd, m);
         if (!st) st = sp_rd_clock_offsets(rd, m);
+        if (!st) st = sp_rd_message_bytes(rd, m);
         return st;
     }
     if (!st) st = sp_rd_events(rd, m);

@@ -54,19 +54,30 @@ static struct json_object *steps_object(const sp_step_balance *s) {
 
 /* The PMPI wrappers' byte counts: the total and each rank's (ranks without a
  * count left out). NULL when out of memory. */
-static struct json_object *bytes_object(const sp_mpi_region *region) {
+static int selected(const uint32_t *ranks, size_t n, uint32_t rank) {
+    for (size_t i = 0; i < n; i++)
+        if (ranks[i] == rank) return 1;
+    return n == 0;
+}
+
+static struct json_object *bytes_object(const sp_mpi_region *region, const uint32_t *ranks,
+                                        size_t num_ranks) {
     struct json_object *o = json_object_new_object(), *list = json_object_new_array();
-    int ok = o && list && sp_json_add_int(o, "total", sp_mpi_region_message_bytes(region));
+    int ok = o && list;
+    int64_t total = 0;
     for (size_t i = 0; ok && i < sp_mpi_region_num_ranks(region); i++) {
         uint32_t rank = sp_mpi_region_rank_id(region, i);
         const sp_rank_region *rr = sp_mpi_region_rank(region, rank, NULL);
-        int64_t bytes = rr ? sp_rank_region_message_bytes(rr) : -1;
+        int64_t bytes =
+            rr && selected(ranks, num_ranks, rank) ? sp_rank_region_message_bytes(rr) : -1;
         if (bytes < 0) continue;
+        total += bytes;
         struct json_object *one = json_object_new_object();
         ok = one && sp_json_add_int(one, "rank", rank) && sp_json_add_int(one, "bytes", bytes);
         if (!ok) json_object_put(one);
         ok = ok && sp_json_append(list, one);
     }
+    ok = ok && sp_json_add_int(o, "total", total);
     if (ok) return sp_json_add(o, "per_rank", list) ? o : (json_object_put(o), NULL);
     json_object_put(list);
     json_object_put(o);
@@ -97,7 +108,7 @@ static sp_status region_objects(const sp_results *r, const sp_filter *filter,
             ok = sp_json_add(o, "threads", balance_object(&threads, 1)) &&
                  sp_json_add(o, "steps", steps_object(&steps));
         if (ok && sp_mpi_region_message_bytes(regions[i]) >= 0)
-            ok = sp_json_add(o, "message_bytes", bytes_object(regions[i]));
+            ok = sp_json_add(o, "message_bytes", bytes_object(regions[i], sel, num_sel));
         if (!ok) json_object_put(o);
         if (!ok || !sp_json_append(list, o))
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
