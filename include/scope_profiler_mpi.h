@@ -21,6 +21,14 @@
  * If the program calls MPI_Finalize() while a session is still recording,
  * the library (through the PMPI interface) finalizes the profile first.
  *
+ * With options->mpi_calls (or SCOPE_PROFILER_MPI_CALLS=1), sp_mpi_setup()
+ * also times the common MPI calls (MPI_Send, Recv, Isend, Irecv, Sendrecv,
+ * Wait, Waitall, Waitany, Bcast, Reduce, Allreduce, Gather, Allgather,
+ * Scatter, Alltoall, Barrier) as regions named after the call, on the
+ * calling thread, with the bytes each rank's calls passed
+ * (sp_mpi_region_message_bytes); the library's own MPI traffic is not
+ * recorded. Off, a wrapped call costs a branch (docs/parallel.md).
+ *
  * A rank that never reaches sp_finalize(): the others wait up to
  * SCOPE_PROFILER_MPI_TIMEOUT seconds (default 600; 0 waits forever), then
  * each writes its own calls to NAME.rank<N>.h5 next to the target (join them
