@@ -55,7 +55,7 @@ void sp_mpi_calls_start(const sp_options *options) {
         if (!sp_mpi_call_regions_[c]) return; /* out of memory: no MPI regions */
     }
     session_recorded = 1;
-    __atomic_store_n(&sp_mpi_calls_on_, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&sp_mpi_calls_on_, 1, __ATOMIC_RELEASE);
 }
 
 int sp_mpi_calls_stop(void) {

@@ -38,8 +38,10 @@ extern int sp_mpi_calls_on_;
 /* The wrapped calls' region handles, interned when recording starts. */
 extern sp_region_t sp_mpi_call_regions_[SP_CALL_COUNT];
 
+/* Acquire: a thread that sees the switch on also sees the region handles
+ * (a plain load on x86). */
 static inline int sp_mpi_calls_on(void) {
-    return __builtin_expect(__atomic_load_n(&sp_mpi_calls_on_, __ATOMIC_RELAXED), 0);
+    return __builtin_expect(__atomic_load_n(&sp_mpi_calls_on_, __ATOMIC_ACQUIRE), 0);
 }
 
 /* Adds a call's bytes to its region's count on this rank. */

@@ -356,6 +356,11 @@ static void emit_index(fz *f, hid_t file, const plan *p, int aggregate) {
         fz_emit_ints(f, file, "/rank_region_index/source_lines", H5T_STD_I64LE, v, p->num_rows);
     if (fz_chance(f, 224))
         fz_emit_ints(f, file, "/rank_region_index/exclusive_totals", H5T_STD_I64LE, v, p->num_rows);
+    for (size_t i = 0; i < p->num_rows; i++) /* our extension: -1 = not counted */
+        v[i] = fz_chance(f, 96) ? -1 : fz_value(f);
+    if (fz_chance(f, 32))
+        fz_emit_ints(f, file, "/scope_profiler_c/message_bytes/bytes", H5T_STD_I64LE, v,
+                     p->num_rows);
     emit_index_strings(f, file, p);
     if (!aggregate) return;
     static const char *const columns[] = {"aggregate_counts", "aggregate_totals",

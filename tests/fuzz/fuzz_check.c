@@ -51,6 +51,8 @@ void fz_check_model(const sp_model *m) {
     check_strings(m);
     for (size_t i = 0; i < m->num_rows; i++) {
         FZ_CHECK(m->rows[i].count == 0 || m->rows[i].has_stats);
+        FZ_CHECK(m->rows[i].has_message_bytes == 0 ||
+                 (m->rows[i].has_message_bytes == 1 && m->rows[i].message_bytes >= 0));
         if (m->layout == SP_LAYOUT_COLUMNAR) check_row_events(m, &m->rows[i]);
     }
     FZ_CHECK(m->layout == SP_LAYOUT_COLUMNAR || m->num_events == 0);
@@ -73,6 +75,8 @@ static void compare_rows(const sp_model *a, const sp_model *b) {
         FZ_CHECK(x->region == y->region && x->rank == y->rank && x->count == y->count);
         FZ_CHECK(x->offset == y->offset && x->source_line == y->source_line);
         FZ_CHECK(x->exclusive_total == y->exclusive_total);
+        FZ_CHECK(x->has_message_bytes == y->has_message_bytes &&
+                 x->message_bytes == y->message_bytes);
         FZ_CHECK(strcmp(x->source_file, y->source_file) == 0);
         FZ_CHECK(strcmp(x->source_text, y->source_text) == 0);
         FZ_CHECK(strcmp(x->tags, y->tags) == 0);
