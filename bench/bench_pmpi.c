@@ -5,8 +5,10 @@
  *   barrier   MPI_Barrier(MPI_COMM_SELF)
  *   self      zero-byte MPI_Irecv + MPI_Isend to self, MPI_Wait on both
  *             (4 wrapped calls per round)
- * Prints ns per wrapped call (the best of 7 repetitions: this machine is
- * shared) and the overhead over the unwrapped call.
+ * Prints ns per wrapped call and the overhead over the unwrapped call timed
+ * just before it: medians of 7 repetitions, and the fastest "on" minus the
+ * fastest unwrapped repetition (preemption only adds time: on a shared
+ * machine the fastest runs are the cost without it).
  *   build/bench/bench_pmpi [rounds]        (or under mpirun -np 1)
  */
 #include <mpi.h>
@@ -43,17 +45,12 @@ static void self_round(route how) {
     }
 }
 
-/* Best ns per call over REPEATS runs of `rounds` rounds of `calls` calls. */
+/* ns per wrapped call of `rounds` rounds. */
 static double time_calls(void (*round)(route), route how, long rounds, int calls) {
-    double best = 1e30;
-    for (int rep = 0; rep < REPEATS; rep++) {
-        double t0 = bench_now_s();
-        for (long i = 0; i < rounds; i++)
-            round(how);
-        double ns = (bench_now_s() - t0) * 1e9 / ((double)rounds * calls);
-        if (ns < best) best = ns;
-    }
-    return best;
+    double t0 = bench_now_s();
+    for (long i = 0; i < rounds; i++)
+        round(how);
+    return (bench_now_s() - t0) * 1e9 / ((double)rounds * calls);
 }
 
 typedef struct workload {
@@ -62,6 +59,18 @@ typedef struct workload {
     int calls; /* wrapped calls per round */
 } workload;
 
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+enum { UNWR_OFF, OFF, UNWR_ON, ON, COLUMNS };
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     long rounds = argc > 1 ? atol(argv[1]) : 100000;
@@ -69,28 +78,49 @@ int main(int argc, char **argv) {
     const char *dir = getenv("TMPDIR");
     snprintf(path, sizeof path, "%s/bench_pmpi_%d.h5", dir && *dir ? dir : "/tmp", (int)getpid());
     const workload loads[] = {{"barrier", barrier_round, 1}, {"self", self_round, 4}};
-    double ns[2][3];
-    for (int on = 0; on <= 1; on++) {
-        sp_options opt = SP_OPTIONS_INIT;
-        opt.file_path = path;
-        opt.mpi_calls = on;
-        if (sp_mpi_setup(&opt, MPI_COMM_WORLD) != SP_OK) return 1;
-        for (int w = 0; w < 2; w++) {
-            if (!on) ns[w][0] = time_calls(loads[w].round, UNWRAPPED, rounds, loads[w].calls);
-            ns[w][1 + on] = time_calls(loads[w].round, WRAPPED, rounds, loads[w].calls);
+    double ns[2][COLUMNS][REPEATS];
+    /* each repetition: a session with the wrappers off, then one with them on,
+     * each timing the unwrapped calls right before the wrapped ones, so that
+     * the machine's load changes hit both sides of a difference alike */
+    for (int rep = 0; rep < REPEATS; rep++)
+        for (int on = 0; on <= 1; on++) {
+            sp_options opt = SP_OPTIONS_INIT;
+            opt.file_path = path;
+            opt.mpi_calls = on;
+            if (sp_mpi_setup(&opt, MPI_COMM_WORLD) != SP_OK) return 1;
+            for (int w = 0; w < 2; w++) {
+                const workload *l = &loads[w];
+                ns[w][on ? UNWR_ON : UNWR_OFF][rep] =
+                    time_calls(l->round, UNWRAPPED, rounds, l->calls);
+                ns[w][on ? ON : OFF][rep] = time_calls(l->round, WRAPPED, rounds, l->calls);
+            }
+            sp_finalize_options quiet = {.quiet = 1};
+            sp_finalize(&quiet);
         }
-        sp_finalize_options quiet = {.quiet = 1};
-        sp_finalize(&quiet);
-    }
     unlink(path);
-    printf("ns per MPI call, best of %d x %ld rounds (%s)\n", REPEATS, rounds,
-           getenv("SCOPE_PROFILER_MPI_CALLS") ? "SCOPE_PROFILER_MPI_CALLS is set: it overrides"
-                                              : "wrappers off, then on");
-    printf("%-8s %10s %10s %10s %12s %12s\n", "workload", "unwrapped", "off", "on", "off - unwr",
-           "on - unwr");
-    for (int w = 0; w < 2; w++)
-        printf("%-8s %10.1f %10.1f %10.1f %12.1f %12.1f\n", loads[w].name, ns[w][0], ns[w][1],
-               ns[w][2], ns[w][1] - ns[w][0], ns[w][2] - ns[w][0]);
+    printf("ns per MPI call, medians of %d repetitions x %ld rounds%s\n", REPEATS, rounds,
+           getenv("SCOPE_PROFILER_MPI_CALLS") ? " (SCOPE_PROFILER_MPI_CALLS is set: it overrides)"
+                                              : "");
+    printf("%-8s %10s %10s %10s %12s %12s %16s\n", "workload", "unwrapped", "off", "on",
+           "off - unwr", "on - unwr", "best on - best");
+    for (int w = 0; w < 2; w++) {
+        double off_diff[REPEATS], on_diff[REPEATS];
+        for (int rep = 0; rep < REPEATS; rep++) {
+            off_diff[rep] = ns[w][OFF][rep] - ns[w][UNWR_OFF][rep];
+            on_diff[rep] = ns[w][ON][rep] - ns[w][UNWR_ON][rep];
+        }
+        double unwrapped = median(ns[w][UNWR_ON], REPEATS), off = median(ns[w][OFF], REPEATS),
+               on = median(ns[w][ON], REPEATS);
+        double best_on = ns[w][ON][0], best_unwrapped = ns[w][UNWR_ON][0];
+        for (int rep = 1; rep < REPEATS; rep++) {
+            best_on = ns[w][ON][rep] < best_on ? ns[w][ON][rep] : best_on;
+            best_unwrapped =
+                ns[w][UNWR_ON][rep] < best_unwrapped ? ns[w][UNWR_ON][rep] : best_unwrapped;
+        }
+        double best = best_on - best_unwrapped;
+        printf("%-8s %10.1f %10.1f %10.1f %12.1f %12.1f %16.1f\n", loads[w].name, unwrapped, off,
+               on, median(off_diff, REPEATS), median(on_diff, REPEATS), best);
+    }
     MPI_Finalize();
     return 0;
 }
