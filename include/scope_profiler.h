@@ -95,6 +95,13 @@ typedef enum sp_clock_source {
     SP_CLOCK_MONOTONIC = 2 /**< clock_gettime(CLOCK_MONOTONIC) */
 } sp_clock_source;
 
+/** Where calls are recorded (docs/recording.md, "Journal"). */
+typedef enum sp_journal_mode {
+    SP_JOURNAL_AUTO = 0, /**< the library's default (a journal) */
+    SP_JOURNAL_ON = 1,   /**< a journal file: what was recorded survives a kill */
+    SP_JOURNAL_OFF = 2   /**< memory only (diskless nodes); a killed run leaves nothing */
+} sp_journal_mode;
+
 /**
  * Options of sp_setup(). All-zero (SP_OPTIONS_INIT) means all defaults.
  * Environment variables override them (see sp_setup()).
@@ -110,6 +117,10 @@ typedef struct sp_options {
     sp_clock_source clock;
     int mpi_calls; /**< nonzero: sp_mpi_setup() times the common MPI calls as regions
                         (libscope_profiler_mpi; docs/parallel.md) */
+    sp_journal_mode journal;
+    const char *journal_directory;  /**< where the journal goes; NULL = the output's directory */
+    uint64_t memory_limit;          /**< bytes for recorded calls; beyond it calls are counted,
+                                         not stored; 0 = no limit */
 } sp_options;
 
 /* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
@@ -141,6 +152,9 @@ typedef struct sp_options {
  *   SCOPE_PROFILER_CLOCK=auto|tsc|monotonic
  *   SCOPE_PROFILER_QUIET=1            sp_finalize() prints nothing
  *   SCOPE_PROFILER_MPI_CALLS=0|1      mpi_calls (read by sp_mpi_setup())
+ *   SCOPE_PROFILER_JOURNAL=1|0        journal (1 forces it, 0 memory only)
+ *   SCOPE_PROFILER_JOURNAL_DIR=dir    journal_directory
+ *   SCOPE_PROFILER_MEMORY_LIMIT=N     memory_limit (bytes; suffix K, M or G)
  * A malformed value is reported on stderr and ignored.
  * Returns SP_ERR_ALREADY_ACTIVE if a session is active (finalize it first).
  */

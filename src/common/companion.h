@@ -54,6 +54,7 @@ typedef struct sp_companion {
     sp_status (*writer_commit)(sp_writer *w, sp_error *err);
     void (*writer_abort)(sp_writer *w);
     void (*writer_guard_target)(sp_writer *w, const sp_target_id *since, char **saved_as);
+    void (*journal_set_rank)(int64_t rank, int64_t size);
 } sp_companion;
 
 #endif

@@ -145,3 +145,7 @@ void sp_writer_abort(sp_writer *w) {
 void sp_writer_guard_target(sp_writer *w, const sp_target_id *since, char **saved_as) {
     c()->writer_guard_target(w, since, saved_as);
 }
+
+void sp_internal_journal_set_rank(int64_t rank, int64_t size) {
+    c()->journal_set_rank(rank, size);
+}

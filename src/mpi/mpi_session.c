@@ -71,6 +71,7 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
     int rank, size;
     MPI_Comm_rank(profiling_comm, &rank);
     MPI_Comm_size(profiling_comm, &size);
+    sp_internal_journal_set_rank(rank, size);
     forget_setup_offsets();
     if (rank == 0) {
         setup_offsets = calloc((size_t)size, sizeof *setup_offsets);

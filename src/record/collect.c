@@ -7,6 +7,7 @@
 
 #include "record/clock.h"
 #include "record/registry.h"
+#include "record/store.h"
 #include "record/thread_state.h"
 
 static uint64_t completed_calls(const sp_thread *t, sp_region_t region) {
@@ -49,6 +50,7 @@ static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pendi
             calls[n].thread = thread;
             n++;
         }
+        sp_store_discard(row->chunk[c], used * sizeof *slot);
     }
     return n;
 }
@@ -77,10 +79,7 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, 
             if (!slot[i].end) continue;
             store_call(m, offset + n++, slot[i].start, slot[i].end, thread);
         }
-        if (c != row->current) { /* the current chunk still anchors the cursor */
-            free(row->chunk[c]);
-            row->chunk[c] = NULL;
-        }
+        sp_store_discard(row->chunk[c], used * sizeof *slot); /* bounds finalize's memory */
     }
     return n;
 }
@@ -145,6 +144,17 @@ static void report_left_out(sp_collect_report *report, uint32_t num_regions) {
                 (unsigned long long)report->dropped_calls);
 }
 
+static void report_not_stored(sp_collect_report *report, uint32_t num_regions) {
+    for (sp_thread *t = sp_thread_list(); t; t = t->next)
+        for (sp_region_t r = 1; r <= num_regions && r < t->num_cursors; r++)
+            report->not_stored_calls += sp_row_not_stored(t, r);
+    if (report->not_stored_calls)
+        fprintf(stderr,
+                "scope-profiler: %llu call(s) were counted but not stored (memory limit reached "
+                "or out of memory)\n",
+                (unsigned long long)report->not_stored_calls);
+}
+
 /* Each thread's first and last activity: its earliest start and latest end. */
 static void activity_span(sp_model *m) {
     for (size_t i = 0; i < m->num_threads; i++) {
@@ -197,6 +207,7 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
     memset(report, 0, sizeof *report);
     uint32_t num_handles = sp_registry_count();
     report_left_out(report, num_handles);
+    report_not_stored(report, num_handles);
 
     uint32_t num_threads = 0;
     sp_thread **threads = recording_threads(num_handles, &num_threads);

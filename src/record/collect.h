@@ -17,6 +17,7 @@ typedef struct sp_collect_report {
     uint64_t open_calls;    /* still open at finalize, left out */
     uint64_t dropped_calls; /* dropped by mismatched sp_end, left out */
     uint32_t threads;       /* threads with completed calls */
+    uint64_t not_stored_calls; /* beyond the memory limit: counted, not stored */
 } sp_collect_report;
 
 /* Fills m's regions, rows, events and thread table (rank `rank`; per thread

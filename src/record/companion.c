@@ -30,6 +30,7 @@ static const sp_companion table = {
     .writer_commit = sp_writer_commit,
     .writer_abort = sp_writer_abort,
     .writer_guard_target = sp_writer_guard_target,
+    .journal_set_rank = sp_internal_journal_set_rank,
 };
 
 const void *sp_companion_interface(unsigned version) {

@@ -1,5 +1,7 @@
 #include "record/config.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,28 @@ static void env_compression(sp_config *cfg) {
     }
 }
 
+/* "123", "64K", "512M", "2G" (powers of 1024); 0 if malformed. */
+static int parse_bytes(const char *v, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (end == v || errno || *v == '-') return 0;
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K') shift = 10;
+    else if (*end == 'm' || *end == 'M') shift = 20;
+    else if (*end == 'g' || *end == 'G') shift = 30;
+    if (shift) {
+        end++;
+        if (end[0] == 'i' && end[1] == 'B')
+            end += 2;
+        else if (end[0] == 'B')
+            end++;
+    }
+    if (*end || (shift && n > (UINT64_MAX >> shift))) return 0;
+    *out = (uint64_t)n << shift;
+    return 1;
+}
+
 sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
     sp_options defaults = SP_OPTIONS_INIT;
     if (!options) options = &defaults;
@@ -57,7 +81,8 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
         return SP_ERR_INVALID_ARGUMENT;
     if ((unsigned)options->metadata_detail > SP_METADATA_FULL ||
         (unsigned)options->compression > SP_COMPRESSION_GZIP ||
-        (unsigned)options->clock > SP_CLOCK_MONOTONIC)
+        (unsigned)options->clock > SP_CLOCK_MONOTONIC ||
+        (unsigned)options->journal > SP_JOURNAL_OFF)
         return SP_ERR_INVALID_ARGUMENT;
 
     const char *path = env("SCOPE_PROFILER_OUTPUT");
@@ -72,6 +97,11 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
     cfg->compression = options->compression;
     cfg->compression_level = options->compression_level;
     cfg->clock = options->clock;
+    cfg->journal = options->journal;
+    cfg->memory_limit = options->memory_limit;
+    const char *limit = env("SCOPE_PROFILER_MEMORY_LIMIT");
+    if (limit && !parse_bytes(limit, &cfg->memory_limit))
+        ignored("SCOPE_PROFILER_MEMORY_LIMIT", limit, "a number of bytes, optionally with K, M or G");
 
     const char *detail = env("SCOPE_PROFILER_METADATA");
     if (detail) {
@@ -89,7 +119,9 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
 
     cfg->file_path = sp_strdup(path);
     cfg->label = label ? sp_strdup(label) : NULL;
-    if (!cfg->file_path || (label && !cfg->label)) {
+    const char *jdir = options->journal_directory;
+    cfg->journal_dir = jdir && *jdir ? sp_strdup(jdir) : NULL;
+    if (!cfg->file_path || (label && !cfg->label) || (jdir && *jdir && !cfg->journal_dir)) {
         sp_config_clear(cfg);
         return SP_ERR_OUT_OF_MEMORY;
     }
@@ -99,5 +131,6 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
 void sp_config_clear(sp_config *cfg) {
     free(cfg->file_path);
     free(cfg->label);
+    free(cfg->journal_dir);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -18,6 +18,9 @@ typedef struct sp_config {
     sp_clock_source clock;
     int quiet;          /* SCOPE_PROFILER_QUIET */
     long launcher_rank; /* a launcher's rank for a per-process file; -1 = none */
+    sp_journal_mode journal;
+    char *journal_dir;     /* NULL = the output's directory */
+    uint64_t memory_limit; /* bytes, 0 = none */
 } sp_config;
 
 /* Fills cfg from options (NULL = defaults) and the environment. Malformed
@@ -25,6 +28,9 @@ typedef struct sp_config {
 sp_status sp_config_load(sp_config *cfg, const sp_options *options);
 
 void sp_config_clear(sp_config *cfg);
+
+/* SP_JOURNAL_AUTO means a journal (docs/recording.md, "Choosing the default"). */
+#define SP_JOURNAL_DEFAULT_ON 1
 
 #define SP_DEFAULT_FILE_PATH "profiling_data.h5"
 

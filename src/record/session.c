@@ -16,6 +16,9 @@
 #include "record/output_path.h"
 #include "record/session_root.h"
 #include "record/source_capture.h"
+#include "record/store.h"
+#include "record/endings.h"
+#include "record/journal_layout.h"
 #include "record/thread_state.h"
 
 extern int sp_internal_active_;
@@ -83,6 +86,8 @@ sp_status sp_setup(const sp_options *options) {
             state = SP_SESSION_DISABLED;
         } else {
             sp_clock_start(config.clock);
+            sp_store_open(&config);
+            sp_endings_install(sp_store_is_journal());
             sp_thread_note_session_owner();
             start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
@@ -206,9 +211,17 @@ sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&
         sp_write_model(model, fallback, &wo, &err2) == SP_OK)
         fprintf(stderr, "scope-profiler: the profile was saved to %s instead\n", fallback);
-    else
+    else {
         fprintf(stderr, "scope-profiler: no profile was written; the fallback failed too: %s\n",
                 err2.message[0] ? err2.message : "out of memory");
+        data->keep_journal = 1;
+        sp_store_mark_ending(SP_ENDING_WRITE_FAILED, 0);
+        if (sp_store_journal_path())
+            fprintf(stderr,
+                    "scope-profiler: the journal %s is kept: scope-profiler recover %s -o "
+                    "FILE.h5 turns it into a profile\n",
+                    sp_store_journal_path(), sp_store_journal_path());
+    }
     free(fallback);
     return st;
 }
@@ -248,11 +261,35 @@ sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
 void sp_internal_session_end(sp_session_data *data) {
     sp_model_clear(&data->model);
     sp_config_clear(&data->config);
+    sp_endings_uninstall();
     sp_thread_reset_all();
+    sp_store_close(data->keep_journal);
     pthread_mutex_lock(&session_lock);
     sp_config_clear(&config);
     state = SP_SESSION_NONE;
     pthread_mutex_unlock(&session_lock);
+}
+
+int sp_internal_has_finalize_hook(void) {
+    return __atomic_load_n(&finalize_hook, __ATOMIC_ACQUIRE) != NULL;
+}
+
+void sp_internal_journal_set_rank(int64_t rank, int64_t size) {
+    sp_store_set_rank(rank, size);
+}
+
+void sp_internal_session_lock_for_fork(void) {
+    pthread_mutex_lock(&session_lock);
+}
+
+void sp_internal_session_unlock_after_fork(void) {
+    pthread_mutex_unlock(&session_lock);
+}
+
+void sp_internal_session_forget_after_fork(void) {
+    __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
+    state = SP_SESSION_NONE;
+    sp_config_clear(&config);
 }
 
 void sp_internal_set_finalize_hook(sp_finalize_hook hook) {

@@ -31,6 +31,7 @@ typedef struct sp_session_data {
     sp_collect_report report;
     sp_target_id target; /* the output path at sp_setup: another run writing it is detected */
     int disabled;        /* the session was a disabled one: nothing to write */
+    int keep_journal;    /* no profile was written: the journal stays for recover */
 } sp_session_data;
 
 SP_INTERNAL_API sp_session_state sp_internal_session_state(void);
@@ -75,6 +76,18 @@ SP_INTERNAL_API void sp_internal_set_finalize_hook(sp_finalize_hook hook);
 
 /* The end-of-run table of a results object (what sp_finalize prints). */
 SP_INTERNAL_API sp_status sp_internal_print_summary(const sp_results *results, FILE *out);
+
+/* Nonzero when the MPI library routes sp_finalize (it cannot run from exit()). */
+SP_INTERNAL_API int sp_internal_has_finalize_hook(void);
+
+/* pthread_atfork: the session lock is held across fork(); the child
+ * forgets the parent's session (it records nothing until its own sp_setup). */
+void sp_internal_session_lock_for_fork(void);
+void sp_internal_session_unlock_after_fork(void);
+void sp_internal_session_forget_after_fork(void);
+
+/* The MPI library tells the journal this process's rank (after sp_setup). */
+SP_INTERNAL_API void sp_internal_journal_set_rank(int64_t rank, int64_t size);
 
 /* Frees the data and returns to SP_SESSION_NONE. */
 SP_INTERNAL_API void sp_internal_session_end(sp_session_data *data);

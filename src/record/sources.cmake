@@ -3,3 +3,5 @@ set(SP_SOURCES_record clock.c registry.c thread_state.c hot_path.c mismatch.c co
 list(APPEND SP_SOURCES_record exported.c thread_name.c language.c)
 # the session switch against recording threads (issue 10)
 list(APPEND SP_SOURCES_record quiesce.c)
+# recording v2: blocks in a journal or in memory, endings other than finalize (issue 15)
+list(APPEND SP_SOURCES_record store.c endings.c)

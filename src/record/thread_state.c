@@ -2,20 +2,22 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "record/registry.h"
+#include "record/store.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
 
-/* Chunks start small (a region called a few times costs little) and double
- * up to 1 MiB, so the bookkeeping per call stays far below a byte. The
- * largest chunk leaves 64 bytes of its 1 MiB for malloc's header, so that
- * the mapping is exactly 256 pages instead of 257. */
-#define FIRST_CHUNK_SLOTS 64u
-#define MAX_CHUNK_SLOTS   (65536u - 4u)
+/* Chunks start small (100,000 regions called once cost 100,000 x 288
+ * bytes) and double up to 1 MiB, so the bookkeeping per call stays far
+ * below a byte. */
+#define FIRST_CHUNK_SLOTS 16u
+#define MAX_CHUNK_SLOTS   (65536u - 2u)
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static sp_thread *list_head;
@@ -84,7 +86,8 @@ static int grow_cursors(sp_thread *t, uint32_t needed) {
 }
 
 /* Appends an empty chunk (twice the previous one, up to 1 MiB) to the row. */
-static int append_chunk(sp_row_chunks *row, int touch) {
+static int append_chunk(sp_thread *t, sp_region_t region) {
+    sp_row_chunks *row = &t->rows[region];
     if (row->num_chunks == row->max_chunks) {
         uint32_t max = row->max_chunks ? row->max_chunks * 2 : 4;
         sp_event_slot **chunk = realloc(row->chunk, max * sizeof *chunk);
@@ -98,29 +101,55 @@ static int append_chunk(sp_row_chunks *row, int touch) {
     uint32_t slots =
         row->num_chunks ? row->chunk_capacity[row->num_chunks - 1] * 2 : FIRST_CHUNK_SLOTS;
     if (slots > MAX_CHUNK_SLOTS) slots = MAX_CHUNK_SLOTS;
-    sp_event_slot *chunk = malloc((size_t)slots * sizeof *chunk);
+    uint32_t got = 0;
+    sp_event_slot *chunk = sp_store_chunk(t, region, row->num_chunks, slots, &got);
     if (!chunk) return 0;
-    if (touch) memset(chunk, 0, (size_t)slots * sizeof *chunk);
     row->chunk[row->num_chunks] = chunk;
-    row->chunk_capacity[row->num_chunks] = slots;
+    row->chunk_capacity[row->num_chunks] = got;
     row->num_chunks++;
     return 1;
 }
 
-/* Moves the cursor to the next chunk, reserved or new. */
-static int next_chunk(sp_row_chunks *row, sp_row_cursor *cursor) {
-    uint32_t next = row->num_chunks ? row->current + 1 : 0;
-    if (next == row->num_chunks && !append_chunk(row, 0)) return 0;
-    row->current = next;
-    cursor->next = row->chunk[next];
-    cursor->limit = row->chunk[next] + row->chunk_capacity[next];
-    return 1;
+static void report_not_stored_once(void) {
+    static int reported;
+    if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "scope-profiler: the memory for recorded calls is exhausted (memory limit "
+                        "or out of memory): further calls are counted but not stored; the calls "
+                        "recorded so far are kept\n");
+}
+
+/* Moves the cursor to the next chunk, reserved or new; when there is no
+ * memory, to the discard slots (so that the calls stay cheap). */
+static void next_chunk(sp_thread *t, sp_region_t region) {
+    sp_row_chunks *row = &t->rows[region];
+    sp_row_cursor *cursor = &t->cursors[region];
+    if (!row->discarding) {
+        uint32_t next = row->num_chunks ? row->current + 1 : 0;
+        if (next < row->num_chunks || append_chunk(t, region)) {
+            row->current = next;
+            cursor->next = row->chunk[next];
+            cursor->limit = row->chunk[next] + row->chunk_capacity[next];
+            return;
+        }
+        report_not_stored_once();
+        row->discarding = 1;
+        row->current = row->num_chunks; /* every real chunk is full */
+    } else {
+        row->discarded += SP_DISCARD_SLOTS;
+    }
+    cursor->next = t->discard;
+    cursor->limit = t->discard + SP_DISCARD_SLOTS;
+}
+
+uint64_t sp_row_not_stored(const sp_thread *t, sp_region_t region) {
+    if (region >= t->num_cursors || !t->rows[region].discarding) return 0;
+    return t->rows[region].discarded + (uint64_t)(t->cursors[region].next - t->discard);
 }
 
 size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
     const sp_row_chunks *row = &t->rows[region];
     if (c < row->current) return row->chunk_capacity[c];
-    if (c > row->current || !row->chunk[c]) return 0;
+    if (c > row->current || !row->chunk[c] || row->discarding) return 0;
     return (size_t)(t->cursors[region].next - row->chunk[c]);
 }
 
@@ -137,21 +166,30 @@ int sp_thread_make_room(sp_thread *t, sp_region_t region) {
     if (!t->in_session) join_session(t);
     if (region >= t->num_cursors && !grow_cursors(t, region + 1)) return 0;
     sp_row_cursor *cursor = &t->cursors[region];
-    if (cursor->next == cursor->limit && !next_chunk(&t->rows[region], cursor)) return 0;
+    if (cursor->next == cursor->limit) next_chunk(t, region);
     return 1;
 }
 
 int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
+    /* refuse what could never fit before taking anything */
+    if (calls > UINT64_MAX / 32 || !sp_store_could_take(calls * sizeof(sp_event_slot)))
+        return 0;
     if (!sp_thread_make_room(t, region)) return 0;
     sp_row_chunks *row = &t->rows[region];
     sp_row_cursor *cursor = &t->cursors[region];
-    /* touch what is left of the current chunk, then add touched chunks */
-    memset(cursor->next, 0, (size_t)(cursor->limit - cursor->next) * sizeof *cursor->next);
+    if (row->discarding) return 0;
+    /* blocks are populated when taken: the room they hold is already touched */
     uint64_t room = (uint64_t)(cursor->limit - cursor->next);
     for (uint32_t c = row->current + 1; c < row->num_chunks; c++)
         room += row->chunk_capacity[c];
+    uint32_t had_chunks = row->num_chunks, had_blocks = t->num_blocks;
+    uint64_t had_used = t->num_blocks ? t->blocks[t->num_blocks - 1].used : 0;
     while (room < calls) {
-        if (!append_chunk(row, 1)) return 0;
+        if (!append_chunk(t, region)) {
+            row->num_chunks = had_chunks; /* leave nothing behind */
+            sp_store_rollback(t, had_blocks, had_used);
+            return 0;
+        }
         room += row->chunk_capacity[row->num_chunks - 1];
     }
     return 1;
@@ -197,13 +235,12 @@ uint32_t sp_thread_count(void) {
 static void free_rows(sp_thread *t) {
     for (uint32_t r = 0; r < t->num_cursors; r++) {
         sp_row_chunks *row = &t->rows[r];
-        for (uint32_t c = 0; c < row->num_chunks; c++)
-            free(row->chunk[c]);
         free(row->chunk);
         free(row->chunk_capacity);
     }
     free(t->rows);
     free(t->cursors);
+    sp_store_release_thread(t);
     t->rows = NULL;
     t->cursors = NULL;
     t->num_cursors = 0;
@@ -239,4 +276,42 @@ void sp_thread_reset_all(void) {
     }
     num_threads = 0;
     pthread_mutex_unlock(&list_lock);
+}
+
+void sp_thread_lock_for_fork(void) {
+    pthread_mutex_lock(&list_lock);
+}
+
+void sp_thread_unlock_after_fork(void) {
+    pthread_mutex_unlock(&list_lock);
+}
+
+/* Only the forking thread exists in the child; the blocks are the parent's
+ * (journal pages shared with it): unmapped without being written. */
+void sp_thread_forget_after_fork(void) {
+    sp_thread *self = sp_current_thread;
+    sp_thread *t = list_head;
+    while (t) {
+        sp_thread *next = t->next;
+        for (uint32_t i = 0; i < t->num_blocks; i++)
+            munmap(t->blocks[i].base, t->blocks[i].size);
+        t->num_blocks = 0;
+        free(t->blocks);
+        t->blocks = NULL;
+        t->max_blocks = 0;
+        free_rows(t);
+        t->depth = 0;
+        t->dropped_calls = 0;
+        t->in_session = 0;
+        if (t != self) {
+            free(t->stack);
+            free(t->name_cache);
+            free(t);
+        }
+        t = next;
+    }
+    list_head = self;
+    if (self) self->next = NULL;
+    num_threads = 0;
+    has_session_owner = 0;
 }

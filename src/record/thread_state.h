@@ -1,7 +1,7 @@
 /*
  * Per-thread recording buffers. Each thread owns one sp_thread: for every
- * region a chain of event chunks (16 bytes per call), and a stack of open
- * calls. The hot path touches only its own sp_thread, so it needs neither
+ * region a chain of event chunks (16 bytes per call), carved from the
+ * thread's blocks (record/store.h), and a stack of open calls. The hot path touches only its own sp_thread, so it needs neither
  * locks nor atomics. All sp_threads are linked in a process-wide list,
  * which sp_finalize() walks once the other threads are quiet.
  */
@@ -34,7 +34,14 @@ typedef struct sp_row_chunks {
     uint32_t num_chunks;
     uint32_t max_chunks;
     uint32_t current;
+    int discarding;     /* no memory: the cursor cycles through the thread's discard slots */
+    uint64_t discarded; /* calls not stored before the last cycle began */
 } sp_row_chunks;
+
+/* Where calls go once the memory limit is reached: counted, not kept. */
+#define SP_DISCARD_SLOTS 256u
+
+struct sp_store_block;
 
 typedef struct sp_frame {
     sp_event_slot *slot;
@@ -70,7 +77,11 @@ typedef struct sp_thread {
     int64_t exit_cpu_ns; /* its CPU time at exit */
     char name[64];       /* set by sp_set_thread_name, else the pthread name at exit or finalize */
     int named;           /* sp_set_thread_name chose the name: keep it */
+    struct sp_store_block *blocks; /* record/store.h */
+    uint32_t num_blocks;
+    uint32_t max_blocks;
     struct sp_thread *next;
+    sp_event_slot discard[SP_DISCARD_SLOTS];
 } sp_thread;
 
 /* This thread's state (NULL until its first call). */
@@ -89,6 +100,17 @@ int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls);
 
 /* Slots in use in chunk c of a region's row (full, partly used, or reserved). */
 size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c);
+
+/* Calls of the region that were counted but not stored (memory limit, out of memory). */
+uint64_t sp_row_not_stored(const sp_thread *t, sp_region_t region);
+
+/* In a child after fork(): drops every thread state but the caller's, and
+ * the caller's buffers, without touching the parent's journal. */
+void sp_thread_forget_after_fork(void);
+
+/* pthread_atfork: the list's lock is held across fork(). */
+void sp_thread_lock_for_fork(void);
+void sp_thread_unlock_after_fork(void);
 
 /* Grows the open-call stack by one frame at least; 0 if out of memory. */
 int sp_thread_grow_stack(sp_thread *t);

@@ -1,0 +1,486 @@
+#include "record/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/clock.h"
+#include "record/journal_layout.h"
+#include "record/registry.h"
+#include "record/thread_state.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define NAME_BLOCK_BYTES (64u << 10)
+#define MIN_CHUNK_SLOTS  4u
+
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+static int journal_fd = -1;
+static char *journal_path;
+static sp_journal_header *header; /* the journal's first page, mapped */
+static uint64_t file_end;         /* where the next journal block goes */
+static uint64_t memory_limit;     /* 0 = none */
+static uint64_t bytes_taken;      /* in blocks, both kinds */
+static uint32_t names_written;    /* regions 1..names_written are in the journal */
+static sp_store_block name_block; /* the journal block region records go to */
+static int journal_full_reported;
+
+static void *map_memory(uint64_t size) {
+    /* 2 MiB alignment lets the kernel back a whole block with one huge page. */
+    uint64_t align = size >= SP_STORE_BLOCK_BYTES ? SP_STORE_BLOCK_BYTES : 0;
+    char *p = mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (align) {
+        uintptr_t start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+        if (start > (uintptr_t)p) munmap(p, start - (uintptr_t)p);
+        uintptr_t end = (uintptr_t)p + size + align;
+        if (end > start + size) munmap((void *)(start + size), end - (start + size));
+        p = (char *)start;
+#ifdef MADV_HUGEPAGE
+        madvise(p, size, MADV_HUGEPAGE);
+#endif
+    }
+    return p;
+}
+
+/* Populates the block in one go; where the kernel cannot, touches each page. */
+static void populate(char *p, uint64_t size) {
+    if (madvise(p, size, MADV_POPULATE_WRITE) == 0) return;
+    long page = sysconf(_SC_PAGESIZE);
+    for (uint64_t off = 0; off < size; off += (uint64_t)page)
+        ((volatile char *)p)[off] = 0;
+}
+
+/* The latest (ticks, ns) pair, so that recover can convert ticks of a run
+ * that never reached its second calibration point. */
+static void note_calibration_point(void) {
+    if (!header) return;
+    uint64_t ticks = sp_clock_ticks();
+    int64_t ns = sp_clock_monotonic_ns();
+    __atomic_store_n(&header->latest_sequence, header->latest_sequence + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    header->latest_ticks = ticks;
+    header->latest_ns = ns;
+    __atomic_store_n(&header->latest_sequence, header->latest_sequence + 1, __ATOMIC_RELEASE);
+}
+
+static void write_block_header(char *base, uint64_t size, int64_t offset, uint32_t kind,
+                               const sp_thread *t) {
+    sp_journal_block *b = (sp_journal_block *)base;
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->thread = t ? t->index : 0;
+    b->size = size;
+    b->offset = (uint64_t)offset;
+    b->native_id = t ? t->native_id : 0;
+    b->magic = SP_BLOCK_MAGIC;
+    b->check = sp_journal_check(b, offsetof(sp_journal_block, check), (uint64_t)offset);
+}
+
+/* A journal block at the end of the file; 0 when the file cannot grow. */
+static int take_journal_block(uint64_t size, sp_store_block *out) {
+    uint64_t offset = file_end;
+    struct rlimit limit; /* growing past RLIMIT_FSIZE would raise SIGXFSZ */
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        offset + size > (uint64_t)limit.rlim_cur) {
+        errno = EFBIG;
+        return 0;
+    }
+    int rc = posix_fallocate(journal_fd, (off_t)offset, (off_t)size);
+    if (rc != 0) {
+        errno = rc;
+        return 0;
+    }
+    char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, journal_fd, (off_t)offset);
+    if (p == MAP_FAILED) return 0;
+    file_end += size;
+    out->base = p;
+    out->size = size;
+    out->offset = (int64_t)offset;
+    return 1;
+}
+
+/* A block of at least `size` bytes (store_lock held); 0 over the limit or out of memory. */
+static int take_block(uint64_t size, sp_store_block *out) {
+    if (memory_limit && bytes_taken + size > memory_limit) return 0;
+    if (journal_fd >= 0 && take_journal_block(size, out)) {
+        populate(out->base, size);
+    } else {
+        if (journal_fd >= 0 && !journal_full_reported) {
+            journal_full_reported = 1;
+            fprintf(stderr,
+                    "scope-profiler: the journal %s cannot grow (%s); further calls are kept in "
+                    "memory only and are lost if the process is killed\n",
+                    journal_path, strerror(errno));
+        }
+        char *p = map_memory(size);
+        if (!p) return 0;
+        populate(p, size);
+        out->base = p;
+        out->size = size;
+        out->offset = -1;
+    }
+    out->used = sizeof(sp_journal_block);
+    bytes_taken += size;
+    note_calibration_point();
+    return 1;
+}
+
+static void give_back(sp_store_block *b) {
+    if (b->offset >= 0) {
+        /* the file keeps its length; recover skips the block */
+        madvise(b->base, b->size, MADV_REMOVE);
+        ((sp_journal_block *)b->base)->kind = SP_BLOCK_FREE;
+        sp_journal_block *h = (sp_journal_block *)b->base;
+        h->check = sp_journal_check(h, offsetof(sp_journal_block, check), (uint64_t)b->offset);
+    }
+    munmap(b->base, b->size);
+    pthread_mutex_lock(&store_lock);
+    bytes_taken -= b->size;
+    pthread_mutex_unlock(&store_lock);
+}
+
+/* Region records for regions 1..upto not yet in the journal (store_lock held). */
+static void write_names(uint32_t upto) {
+    while (names_written < upto) {
+        sp_region_t r = names_written + 1;
+        const char *name = sp_registry_name(r);
+        const char *file;
+        int line;
+        sp_registry_location(r, &file, &line);
+        if (!name) return;
+        if (!file) file = "";
+        size_t name_length = strlen(name), file_length = strlen(file);
+        uint64_t bytes = (sizeof(sp_journal_name) + name_length + file_length + 7) & ~7ull;
+        if (!name_block.base || name_block.used + bytes > name_block.size) {
+            uint64_t size = NAME_BLOCK_BYTES;
+            while (size < bytes + sizeof(sp_journal_block))
+                size *= 2;
+            sp_store_block b;
+            if (!take_block(size, &b) || b.offset < 0) {
+                if (b.base && b.offset < 0) munmap(b.base, b.size);
+                return;
+            }
+            if (name_block.base) munmap(name_block.base, name_block.size);
+            name_block = b;
+            write_block_header(b.base, b.size, b.offset, SP_BLOCK_NAMES, NULL);
+        }
+        sp_journal_name *rec = (sp_journal_name *)(name_block.base + name_block.used);
+        memset(rec, 0, sizeof *rec);
+        rec->region = r;
+        rec->line = line;
+        rec->name_length = (uint32_t)name_length;
+        rec->file_length = (uint32_t)file_length;
+        memcpy((char *)(rec + 1), name, name_length);
+        memcpy((char *)(rec + 1) + name_length, file, file_length);
+        uint64_t seed = (uint64_t)name_block.offset + name_block.used;
+        uint64_t check = sp_journal_check(rec, offsetof(sp_journal_name, check), seed);
+        rec->check = sp_journal_check(rec + 1, name_length + file_length, check);
+        __atomic_store_n(&rec->magic, SP_NAME_MAGIC, __ATOMIC_RELEASE);
+        name_block.used += bytes;
+        __atomic_store_n(&names_written, r, __ATOMIC_RELEASE);
+    }
+}
+
+static int add_block(sp_thread *t, const sp_store_block *b) {
+    if (t->num_blocks == t->max_blocks) {
+        uint32_t max = t->max_blocks ? t->max_blocks * 2 : 8;
+        sp_store_block *list = realloc(t->blocks, max * sizeof *list);
+        if (!list) return 0;
+        t->blocks = list;
+        t->max_blocks = max;
+    }
+    t->blocks[t->num_blocks++] = *b;
+    return 1;
+}
+
+sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, uint32_t wanted,
+                              uint32_t *got) {
+    uint64_t header_bytes = sizeof(sp_journal_chunk);
+    sp_store_block *last = t->num_blocks ? &t->blocks[t->num_blocks - 1] : NULL;
+    uint64_t room = last ? last->size - last->used : 0;
+    uint64_t min_bytes = header_bytes + MIN_CHUNK_SLOTS * sizeof(sp_event_slot);
+    int need_names = journal_fd >= 0 && region > __atomic_load_n(&names_written, __ATOMIC_ACQUIRE);
+    if (need_names || room < min_bytes) {
+        pthread_mutex_lock(&store_lock);
+        if (header && region > names_written) write_names(sp_registry_count());
+        int ok = 1;
+        if (room < min_bytes) {
+            uint64_t size = t->num_blocks ? SP_STORE_BLOCK_BYTES : SP_STORE_FIRST_BLOCK_BYTES;
+            sp_store_block b;
+            ok = take_block(size, &b);
+            if (ok) write_block_header(b.base, b.size, b.offset, SP_BLOCK_CHUNKS, t);
+            if (ok && !add_block(t, &b)) {
+                munmap(b.base, b.size);
+                bytes_taken -= b.size;
+                ok = 0;
+            }
+        }
+        pthread_mutex_unlock(&store_lock);
+        if (!ok) return NULL;
+        last = &t->blocks[t->num_blocks - 1];
+        room = last->size - last->used;
+    }
+    uint64_t slots = (room - header_bytes) / sizeof(sp_event_slot);
+    if (slots > wanted) slots = wanted;
+    sp_journal_chunk *c = (sp_journal_chunk *)(last->base + last->used);
+    c->region = region;
+    c->thread = t->index;
+    c->capacity = (uint32_t)slots;
+    c->sequence = sequence;
+    c->reserved0 = 0;
+    uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
+    c->check = sp_journal_check(c, offsetof(sp_journal_chunk, check), seed);
+    __atomic_store_n(&c->magic, SP_CHUNK_MAGIC, __ATOMIC_RELEASE);
+    last->used += header_bytes + slots * sizeof(sp_event_slot);
+    *got = (uint32_t)slots;
+    return (sp_event_slot *)(c + 1);
+}
+
+int sp_store_could_take(uint64_t bytes) {
+    pthread_mutex_lock(&store_lock);
+    uint64_t taken = bytes_taken, limit = memory_limit;
+    pthread_mutex_unlock(&store_lock);
+    if (limit && (bytes > limit || taken > limit - bytes)) return 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages <= 0 || page <= 0 || bytes / (uint64_t)page < (uint64_t)pages;
+}
+
+void sp_store_rollback(sp_thread *t, uint32_t num_blocks, uint64_t used) {
+    while (t->num_blocks > num_blocks && t->num_blocks > 0)
+        give_back(&t->blocks[--t->num_blocks]);
+    if (t->num_blocks && num_blocks) {
+        sp_store_block *last = &t->blocks[t->num_blocks - 1];
+        if (last->used > used) memset(last->base + used, 0, last->used - used);
+        last->used = used;
+    }
+}
+
+void sp_store_release_thread(sp_thread *t) {
+    for (uint32_t i = 0; i < t->num_blocks; i++)
+        munmap(t->blocks[i].base, t->blocks[i].size);
+    pthread_mutex_lock(&store_lock);
+    for (uint32_t i = 0; i < t->num_blocks; i++)
+        bytes_taken -= t->blocks[i].size;
+    pthread_mutex_unlock(&store_lock);
+    free(t->blocks);
+    t->blocks = NULL;
+    t->num_blocks = t->max_blocks = 0;
+}
+
+void sp_store_discard(void *p, size_t bytes) {
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (end > start) madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+/* ---- the journal file ------------------------------------------------------ */
+
+static int journal_wanted(const sp_config *cfg) {
+    const char *v = getenv("SCOPE_PROFILER_JOURNAL");
+    if (v && *v) {
+        if (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "true") ||
+            !strcasecmp(v, "yes"))
+            return 1;
+        if (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "false") ||
+            !strcasecmp(v, "no"))
+            return 0;
+        fprintf(stderr, "scope-profiler: ignoring SCOPE_PROFILER_JOURNAL=\"%s\": expected 1 or 0\n",
+                v);
+    }
+    if (cfg->journal == SP_JOURNAL_ON) return 1;
+    if (cfg->journal == SP_JOURNAL_OFF) return 0;
+    return SP_JOURNAL_DEFAULT_ON;
+}
+
+/* DIR/BASE.journal-HOST-PID: DIR is the chosen directory or the output's. */
+static char *journal_name(const sp_config *cfg, const char *host) {
+    const char *dir_env = getenv("SCOPE_PROFILER_JOURNAL_DIR");
+    const char *chosen = dir_env && *dir_env ? dir_env : cfg->journal_dir;
+    char *out_copy = strdup(cfg->file_path), *base_copy = strdup(cfg->file_path);
+    if (!out_copy || !base_copy) {
+        free(out_copy);
+        free(base_copy);
+        return NULL;
+    }
+    const char *dir = chosen && *chosen ? chosen : dirname(out_copy);
+    const char *base = basename(base_copy);
+    size_t n = strlen(dir) + strlen(base) + strlen(host) + 48;
+    char *path = malloc(n);
+    if (path) snprintf(path, n, "%s/%s.journal-%s-%ld", dir, base, host, (long)getpid());
+    free(out_copy);
+    free(base_copy);
+    return path;
+}
+
+static void copy_text(char *dst, size_t size, const char *src) {
+    if (!src) src = "";
+    size_t n = strlen(src);
+    if (n >= size) n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void sp_store_open(const sp_config *cfg) {
+    pthread_mutex_lock(&store_lock);
+    memory_limit = cfg->memory_limit;
+    names_written = 0;
+    journal_full_reported = 0;
+    memset(&name_block, 0, sizeof name_block);
+    int want = journal_wanted(cfg);
+    char host[64] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0]) strcpy(host, "host");
+    for (char *p = host; *p; p++)
+        if (*p == '.') *p = '\0'; /* the short name */
+    if (want && (journal_path = journal_name(cfg, host)) != NULL) {
+        journal_fd = open(journal_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        void *h = MAP_FAILED;
+        struct rlimit limit;
+        if (journal_fd >= 0 && getrlimit(RLIMIT_FSIZE, &limit) == 0 &&
+            limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < SP_JOURNAL_HEADER_SIZE) {
+            close(journal_fd);
+            unlink(journal_path);
+            journal_fd = -1;
+            errno = EFBIG;
+        }
+        int rc = journal_fd >= 0 ? posix_fallocate(journal_fd, 0, SP_JOURNAL_HEADER_SIZE) : errno;
+        if (rc) errno = rc;
+        if (journal_fd >= 0 && rc == 0)
+            h = mmap(NULL, SP_JOURNAL_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, journal_fd,
+                     0);
+        if (h == MAP_FAILED) {
+            fprintf(stderr,
+                    "scope-profiler: cannot create the journal %s (%s): recording in memory only "
+                    "(set SCOPE_PROFILER_JOURNAL_DIR to a writable directory)\n",
+                    journal_path, strerror(errno));
+            if (journal_fd >= 0) {
+                close(journal_fd);
+                unlink(journal_path);
+            }
+            journal_fd = -1;
+            free(journal_path);
+            journal_path = NULL;
+        } else {
+            header = h;
+            memcpy(header->magic, SP_JOURNAL_MAGIC, 8);
+            header->version = SP_JOURNAL_VERSION;
+            header->header_size = SP_JOURNAL_HEADER_SIZE;
+            header->pid = getpid();
+            header->rank = cfg->launcher_rank;
+            header->mpi_size = 0;
+            header->start_ns = sp_internal_clock_now_ns();
+            header->clock_is_tsc = (uint32_t)sp_clock_uses_tsc;
+            header->first_ticks = sp_clock_ticks();
+            header->first_ns = sp_clock_monotonic_ns();
+            copy_text(header->output_path, sizeof header->output_path, cfg->file_path);
+            copy_text(header->label, sizeof header->label, cfg->label);
+            copy_text(header->host, sizeof header->host, host);
+            header->check = sp_journal_check(header, offsetof(sp_journal_header, check), 0);
+            file_end = SP_JOURNAL_HEADER_SIZE;
+            note_calibration_point();
+        }
+    } else if (want) {
+        fprintf(stderr, "scope-profiler: out of memory naming the journal: recording in memory "
+                        "only\n");
+    }
+    pthread_mutex_unlock(&store_lock);
+}
+
+void sp_store_close(int keep) {
+    pthread_mutex_lock(&store_lock);
+    if (name_block.base) munmap(name_block.base, name_block.size);
+    if (name_block.base) bytes_taken -= name_block.size;
+    memset(&name_block, 0, sizeof name_block);
+    if (header) {
+        if (!keep) header->ending = SP_ENDING_FINALIZED;
+        munmap(header, SP_JOURNAL_HEADER_SIZE);
+        header = NULL;
+    }
+    if (journal_fd >= 0) {
+        close(journal_fd);
+        journal_fd = -1;
+        if (!keep) unlink(journal_path);
+    }
+    free(journal_path);
+    journal_path = NULL;
+    names_written = 0;
+    pthread_mutex_unlock(&store_lock);
+}
+
+int sp_store_is_journal(void) {
+    return journal_fd >= 0;
+}
+
+const char *sp_store_journal_path(void) {
+    return journal_path;
+}
+
+void sp_store_mark_ending(unsigned ending, int signal_number) {
+    sp_journal_header *h = __atomic_load_n(&header, __ATOMIC_ACQUIRE);
+    if (!h) return;
+    h->signal_number = signal_number;
+    h->ending_ns = sp_clock_monotonic_ns();
+    __atomic_store_n(&h->ending, ending, __ATOMIC_RELEASE);
+    /* a last calibration point: the seqlock's writer may be this very thread,
+     * interrupted; then the point stays odd and recover uses the older one */
+    if (h->latest_sequence % 2 == 0) {
+        uint64_t ticks = sp_clock_ticks();
+        int64_t ns = sp_clock_monotonic_ns();
+        h->latest_sequence++;
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        h->latest_ticks = ticks;
+        h->latest_ns = ns;
+        __atomic_store_n(&h->latest_sequence, h->latest_sequence + 1, __ATOMIC_RELEASE);
+    }
+}
+
+void sp_store_set_rank(int64_t rank, int64_t size) {
+    pthread_mutex_lock(&store_lock);
+    if (header) {
+        header->rank = rank;
+        header->mpi_size = size;
+        header->check = sp_journal_check(header, offsetof(sp_journal_header, check), 0);
+    }
+    pthread_mutex_unlock(&store_lock);
+}
+
+void sp_store_forget_after_fork(void) {
+    /* store_lock was taken before fork (sp_store_lock_for_fork); the child starts clean */
+    if (header) munmap(header, SP_JOURNAL_HEADER_SIZE);
+    if (name_block.base) munmap(name_block.base, name_block.size);
+    header = NULL;
+    memset(&name_block, 0, sizeof name_block);
+    if (journal_fd >= 0) close(journal_fd);
+    journal_fd = -1;
+    free(journal_path);
+    journal_path = NULL;
+    bytes_taken = 0;
+    names_written = 0;
+}
+
+uint64_t sp_store_bytes(void) {
+    pthread_mutex_lock(&store_lock);
+    uint64_t n = bytes_taken;
+    pthread_mutex_unlock(&store_lock);
+    return n;
+}
+
+void sp_store_lock_for_fork(void) {
+    pthread_mutex_lock(&store_lock);
+}
+
+void sp_store_unlock_after_fork(void) {
+    pthread_mutex_unlock(&store_lock);
+}
