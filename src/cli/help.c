@@ -13,6 +13,7 @@ const char cli_help_main[] =
     "  events     one row per recorded call, as CSV or JSON\n"
     "  metadata   the run metadata of one or more files as JSON\n"
     "  merge      join per-rank profile files into one profile\n"
+    "  recover    a profile from the journals of a run that was killed or crashed\n"
     "  diff       compare two runs region by region (with --significant: verdicts)\n"
     "  check      fail (exit 1) when a candidate run exceeds a regression budget\n"
     "  scaling    speedup and parallel efficiency over runs at different sizes\n"

@@ -24,6 +24,7 @@ static const command COMMANDS[] = {
     {"check", cli_check, cli_help_check},       {"scaling", cli_scaling, cli_help_scaling},
     {"export", cli_export, cli_help_export},
     {"plot", cli_plot, cli_help_plot},          {"report", cli_report, cli_help_report},
+    {"recover", cli_recover, cli_help_recover},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

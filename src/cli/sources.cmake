@@ -10,4 +10,5 @@ set(SP_SOURCES_cli
   merge.c merge_scan.c
   cli_compare.c diff.c check.c scaling.c
   export.c
-  plot.c report.c help_plot.c)
+  plot.c report.c help_plot.c
+  recover.c)

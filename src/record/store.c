@@ -178,6 +178,7 @@ static void write_names(uint32_t upto) {
         }
         sp_journal_name *rec = (sp_journal_name *)(name_block.base + name_block.used);
         memset(rec, 0, sizeof *rec);
+        rec->magic = SP_NAME_MAGIC; /* for the check; stored for real last */
         rec->region = r;
         rec->line = line;
         rec->name_length = (uint32_t)name_length;
@@ -187,6 +188,8 @@ static void write_names(uint32_t upto) {
         uint64_t seed = (uint64_t)name_block.offset + name_block.used;
         uint64_t check = sp_journal_check(rec, offsetof(sp_journal_name, check), seed);
         rec->check = sp_journal_check(rec + 1, name_length + file_length, check);
+        rec->magic = 0;
+        __atomic_thread_fence(__ATOMIC_RELEASE);
         __atomic_store_n(&rec->magic, SP_NAME_MAGIC, __ATOMIC_RELEASE);
         name_block.used += bytes;
         __atomic_store_n(&names_written, r, __ATOMIC_RELEASE);
@@ -235,13 +238,11 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     uint64_t slots = (room - header_bytes) / sizeof(sp_event_slot);
     if (slots > wanted) slots = wanted;
     sp_journal_chunk *c = (sp_journal_chunk *)(last->base + last->used);
-    c->region = region;
-    c->thread = t->index;
-    c->capacity = (uint32_t)slots;
-    c->sequence = sequence;
-    c->reserved0 = 0;
+    sp_journal_chunk h = {SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0};
     uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
-    c->check = sp_journal_check(c, offsetof(sp_journal_chunk, check), seed);
+    h.check = sp_journal_check(&h, offsetof(sp_journal_chunk, check), seed);
+    /* the magic last: a header without it is never taken for a whole one */
+    memcpy((char *)c + sizeof h.magic, (const char *)&h + sizeof h.magic, sizeof h - sizeof h.magic);
     __atomic_store_n(&c->magic, SP_CHUNK_MAGIC, __ATOMIC_RELEASE);
     last->used += header_bytes + slots * sizeof(sp_event_slot);
     *got = (uint32_t)slots;
