@@ -1,0 +1,133 @@
+/*
+ * bench_fresh: the hot path in a fresh process (issue 15). Each figure is the
+ * median of 7 fresh processes; each process times 10 M calls of one region
+ * (sp_begin + sp_end by handle) and, in the same process, 10 M iterations of
+ * the two bare TSC reads a pair needs. Modes: journal and memory only, each
+ * without and with sp_reserve() before the loop. Targets: <= 1.2x the reads,
+ * <= 1.1x with sp_reserve.
+ * Usage: bench_fresh [calls]    (runs itself as the child: bench_fresh --child ...)
+ */
+#include <scope_profiler.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#define RUNS 7
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static volatile uint64_t sink;
+
+static double bare_reads_ns(long n) {
+    uint64_t acc = 0;
+    double t0 = now_s();
+    for (long i = 0; i < n; i++) {
+#if defined(__x86_64__)
+        uint64_t a = __rdtsc();
+        uint64_t b = __rdtsc();
+        acc += b - a;
+#else
+        acc += (uint64_t)i;
+#endif
+    }
+    sink += acc;
+    return (now_s() - t0) * 1e9 / (double)n;
+}
+
+/* The child: prints "pair_ns bare_ns". */
+static int child(const char *dir, int journal, int reserve, long n) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench_fresh_%ld.h5", dir, (long)getpid());
+    setenv("SCOPE_PROFILER_JOURNAL", journal ? "1" : "0", 1);
+    setenv("SCOPE_PROFILER_CLOCK", "tsc", 1);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    opt.compression = SP_COMPRESSION_NONE;
+    double bare = bare_reads_ns(n);
+    if (sp_setup(&opt) != SP_OK) return 1;
+    sp_region_t h = sp_region("bench");
+    if (reserve && sp_reserve(h, (uint64_t)n) != SP_OK) return 1;
+    double t0 = now_s();
+    for (long i = 0; i < n; i++) {
+        sp_begin(h);
+        sp_end(h);
+    }
+    double pair = (now_s() - t0) * 1e9 / (double)n;
+    sp_finalize_options quiet = {.quiet = 1};
+    sp_finalize(&quiet);
+    unlink(path);
+    printf("%.4f %.4f\n", pair, bare);
+    return 0;
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int run_child(const char *self, const char *dir, int journal, int reserve, long n,
+                     double *pair, double *bare) {
+    int fds[2];
+    if (pipe(fds) != 0) return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        char j[8], r[8], c[32];
+        snprintf(j, sizeof j, "%d", journal);
+        snprintf(r, sizeof r, "%d", reserve);
+        snprintf(c, sizeof c, "%ld", n);
+        execl(self, self, "--child", dir, j, r, c, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[128] = "";
+    ssize_t got = read(fds[0], buf, sizeof buf - 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
+    buf[got] = '\0';
+    return sscanf(buf, "%lf %lf", pair, bare) == 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 6 && strcmp(argv[1], "--child") == 0)
+        return child(argv[2], atoi(argv[3]), atoi(argv[4]), atol(argv[5]));
+    long n = argc > 1 ? atol(argv[1]) : 10000000;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", tmp && *tmp ? tmp : "/tmp");
+    printf("== fresh processes: median of %d, %ld calls of one region each\n", RUNS, n);
+    for (int journal = 1; journal >= 0; journal--) {
+        for (int reserve = 0; reserve <= 1; reserve++) {
+            double ratio[RUNS], pair[RUNS], bare[RUNS];
+            for (int r = 0; r < RUNS; r++) {
+                if (!run_child("/proc/self/exe", dir, journal, reserve, n, &pair[r], &bare[r])) {
+                    fprintf(stderr, "bench_fresh: a child failed\n");
+                    return 1;
+                }
+                ratio[r] = pair[r] / bare[r];
+            }
+            qsort(ratio, RUNS, sizeof *ratio, compare_double);
+            qsort(pair, RUNS, sizeof *pair, compare_double);
+            qsort(bare, RUNS, sizeof *bare, compare_double);
+            printf("%-7s %-17s pair %6.2f ns, two TSC reads %6.2f ns: %.2fx the reads "
+                   "(target %s)\n",
+                   journal ? "journal" : "memory", reserve ? "with sp_reserve" : "no sp_reserve",
+                   pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2], reserve ? "<= 1.1x" : "<= 1.2x");
+        }
+    }
+    return 0;
+}
