@@ -75,14 +75,43 @@ static void pool_call(path_walk *w, sp_path_node *n, const sp_tree_frame *call) 
     }
 }
 
+/* Where element `piece` under `node` folds to, or SP_NO_NODE when it does not.
+ * A path that ends in a repeated chain S S (S = x, or a > b, or ...) folds onto
+ * the first S: adjacent repeats (x > x -> x, the Python package's rule) and
+ * mutual recursion (a > b > a > b -> a > b) alike, so deep recursion gives a
+ * bounded number of rows instead of one row per level (docs/robustness.md). */
+static uint32_t fold_target(const sp_path_trie *t, uint32_t node, uint32_t piece) {
+    if (node == SP_NO_NODE) return SP_NO_NODE;
+    if (t->nodes[node].piece == piece) return node;
+    uint32_t depth = t->nodes[node].depth + 1; /* of the new element */
+    uint32_t cand = t->nodes[node].parent;
+    for (uint32_t k = 2; cand != SP_NO_NODE && 2 * k <= depth + 1; k++) {
+        if (t->nodes[cand].piece == piece) {
+            /* the k elements ending at cand repeat the k - 1 above node, then piece */
+            uint32_t x = node, y = t->nodes[cand].parent;
+            uint32_t j = 1;
+            for (; j < k && x != SP_NO_NODE && y != SP_NO_NODE; j++) {
+                if (t->nodes[x].piece != t->nodes[y].piece) break;
+                x = t->nodes[x].parent;
+                y = t->nodes[y].parent;
+            }
+            if (j == k) return cand;
+        }
+        cand = t->nodes[cand].parent;
+    }
+    return SP_NO_NODE;
+}
+
 /* The node of region g under `parent`: the parent's path plus the region's
- * elements, adjacent repeats collapsed. *collapsed: whether any element did. */
+ * elements, repeated chains folded. *collapsed: whether any element folded. */
 static uint32_t trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed) {
     uint32_t node = parent;
     *collapsed = 0;
     for (size_t k = t->region_first[g]; k < t->region_first[g + 1]; k++) {
         uint32_t piece = t->region_pieces[k];
-        if (node != SP_NO_NODE && t->nodes[node].piece == piece) {
+        uint32_t folded = fold_target(t, node, piece);
+        if (folded != SP_NO_NODE) {
+            node = folded;
             *collapsed = 1;
             continue;
         }

@@ -5,8 +5,31 @@
 #include "present/run_info.h"
 #include "present/table.h"
 
+/* A bounded table (sp_print_summary_bounded) leaves out rows deeper than this:
+ * each level indents every column by two more. */
+#define SP_BOUNDED_TABLE_DEPTH 24
+
+/* Moves the rows shallow enough to show to the front, in order (the others
+ * keep their strings for sp_table_rows_free); returns how many, at most max_rows. */
+static size_t shallow_rows_first(sp_table_rows *rows, size_t max_rows) {
+    size_t kept = 0;
+    for (size_t i = 0; i < rows->count && kept < max_rows; i++) {
+        if (rows->rows[i].depth >= SP_BOUNDED_TABLE_DEPTH) continue;
+        sp_table_row row = rows->rows[i];
+        memmove(&rows->rows[kept + 1], &rows->rows[kept], (i - kept) * sizeof row);
+        rows->rows[kept++] = row;
+    }
+    return kept;
+}
+
 sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_options *options,
                            sp_error *err) {
+    return sp_print_summary_bounded(results, out, options, 0, err);
+}
+
+sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
+                                   const sp_print_options *options, size_t max_rows,
+                                   sp_error *err) {
     static const sp_print_options defaults;
     if (!options) options = &defaults;
     if (!results || !out)
@@ -44,6 +67,12 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
         }
     sp_table_rows shown = rows;
     if (options->top && options->top < shown.count) shown.count = options->top;
+    size_t left_out = 0;
+    if (max_rows) {
+        size_t all = shown.count;
+        shown.count = shallow_rows_first(&rows, max_rows < all ? max_rows : all);
+        left_out = all - shown.count;
+    }
     /* Python: title or default_title(), so an empty title also gets the default */
     title =
         options->title && *options->title ? strdup(options->title) : sp_run_default_title(results);
@@ -64,7 +93,8 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
                            options->suppress_notes,
                            title,
                            sp_run_file_path(results),
-                           options->max_width};
+                           options->max_width,
+                           left_out};
     st = sp_table_print(out, &shown, &fmt, err);
 done:
     if (rows.rows) sp_table_rows_free(&rows);

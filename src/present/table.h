@@ -118,12 +118,19 @@ typedef struct sp_table_format {
     const char *title;     /* notes title; also printed above "(no regions recorded)" */
     const char *file_path; /* for the hints in the notes; NULL = none */
     size_t max_width;      /* nonzero: cut region cells so that the table fits */
+    size_t rows_left_out;  /* nonzero: a line under the table says so (bounded output) */
 } sp_table_format;
 
 /* Formats the rows into text (the table, the notes unless suppressed, the
  * final empty line). SP_ERR_OUT_OF_MEMORY is the only error. */
 sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
                                sp_error *err);
+
+/* sp_print_summary() showing at most max_rows rows (0: all, and then any depth),
+ * none deeper than 23 levels; a line under the table says how many it left out. */
+sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
+                                   const sp_print_options *options, size_t max_rows,
+                                   sp_error *err);
 
 /* Formats and writes to out; SP_ERR_IO when the stream reports an error. */
 sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,

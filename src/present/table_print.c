@@ -182,6 +182,10 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
     if (!layout_in_blocks(out, headers, ncols, &grid, fmt->max_width, fmt->ascii)) out->failed = 1;
     free(headers);
     grid_free(&grid);
+    if (fmt->rows_left_out)
+        sp_textbuf_printf(
+            out, "  (%zu more row(s) not shown; scope-profiler inspect %s shows them all)\n",
+            fmt->rows_left_out, fmt->file_path ? fmt->file_path : "FILE");
     if (!fmt->suppress_notes) {
         sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL, fmt->file_path,
                                  fmt->exclusive_mode, fmt->ascii, fmt->max_width};
