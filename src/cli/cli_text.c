@@ -1,6 +1,7 @@
 #include "cli/cli_text.h"
 
 #include "common/py_float.h"
+#include "common/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -131,25 +132,29 @@ static void put_json_escape(FILE *out, uint32_t cp) {
     }
 }
 
+/* Names that are not valid UTF-8 keep their bytes distinct through the
+ * private-use escape of common/utf8.h, as in every export. */
 void cli_put_json_string(FILE *out, const char *s) {
+    size_t len = strlen(s), i = 0;
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        uint32_t cp;
-        p += utf8_decode(p, &cp);
-        put_json_escape(out, cp);
-    }
+    while (i < len)
+        put_json_escape(out, sp_utf8_next(s, len, &i));
     fputc('"', out);
 }
 
+static void put_utf8(FILE *out, const char *s, int double_quotes) {
+    size_t len = strlen(s), i = 0;
+    while (i < len) {
+        char enc[4];
+        uint32_t cp = sp_utf8_next(s, len, &i);
+        if (cp == '"' && double_quotes) fputc('"', out);
+        fwrite(enc, 1, sp_utf8_encode(cp, enc), out);
+    }
+}
+
 void cli_put_csv_field(FILE *out, const char *s) {
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"') fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
+    int quote = strpbrk(s, ",\"\r\n") != NULL;
+    if (quote) fputc('"', out);
+    put_utf8(out, s, quote);
+    if (quote) fputc('"', out);
 }

@@ -4,11 +4,13 @@
  * --significant, a verdict per row that tells a change from noise.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
+#include "common/terminal_text.h"
 
 enum { OPT_SORT = 1, OPT_THRESHOLD };
 
@@ -50,7 +52,10 @@ static void print_rule(void) {
 static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side *sb,
                       const cli_compare_args *a) {
     print_rule();
-    printf("a: %s\nb: %s\n", sa->title, sb->title);
+    char *ta = sp_terminal_text(sa->title), *tb = sp_terminal_text(sb->title);
+    printf("a: %s\nb: %s\n", ta ? ta : "?", tb ? tb : "?");
+    free(ta);
+    free(tb);
     print_rule();
     putchar('\n');
     char title[64];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/terminal_text.h"
 #include "cli/cli_colour.h"
 #include "cli/inspect.h"
 
@@ -78,10 +79,15 @@ void inspect_print_header(FILE *out, const sp_results *r, const char *path,
     int rule = o->fit_to && o->fit_to < strlen(RULE) ? (int)o->fit_to : (int)strlen(RULE);
     fprintf(out, "%.*s\n", rule, RULE);
     if (shown) pathlib_text(path, shown);
+    char *safe_label = label ? sp_terminal_text(label) : NULL;
+    char *safe_path = sp_terminal_text(shown ? shown : path);
+    const char *path_text = safe_path ? safe_path : "?";
     if (label)
-        cli_print_title(out, o->colour, "%s - %s", label, shown ? shown : path);
+        cli_print_title(out, o->colour, "%s - %s", safe_label ? safe_label : "?", path_text);
     else
-        cli_print_title(out, o->colour, "%s", shown ? shown : path);
+        cli_print_title(out, o->colour, "%s", path_text);
+    free(safe_label);
+    free(safe_path);
     free(shown);
     char parts[5][96];
     size_t n = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/terminal_text.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/cli_text.h"
@@ -108,7 +109,9 @@ static char *value_text(const sp_metadata_item *it) {
         free(text);
         return NULL;
     }
-    return text;
+    char *safe = sp_terminal_text(text);
+    free(text);
+    return safe;
 }
 
 /* Prints the value, clipped to CLIP_WIDTH code points unless full. */
@@ -126,18 +129,23 @@ static int print_value(FILE *out, const sp_metadata_item *it, int full) {
 }
 
 static void print_key(FILE *out, const char *key, size_t width) {
-    fprintf(out, "    %s", key);
-    for (size_t n = cli_utf8_length(key); n < width; n++)
+    char *safe = sp_terminal_text(key);
+    fprintf(out, "    %s", safe ? safe : "?");
+    for (size_t n = cli_utf8_length(safe ? safe : "?"); n < width; n++)
         fputc(' ', out);
     fputs(" : ", out);
+    free(safe);
 }
 
 /* "Modules (N)" and one module per line: a list as is, a text as one module. */
 static int print_modules(FILE *out, const sp_metadata_item *it, const inspect_options *o) {
     if (it->type == SP_VALUE_STRING_LIST) {
         cli_print_title(out, o->colour, "  Modules (%zu)", it->list_len);
-        for (size_t i = 0; i < it->list_len; i++)
-            fprintf(out, "    %s\n", it->list[i]);
+        for (size_t i = 0; i < it->list_len; i++) {
+            char *safe = sp_terminal_text(it->list[i]);
+            fprintf(out, "    %s\n", safe ? safe : "?");
+            free(safe);
+        }
         if (it->list_len == 0) fputs("    (none loaded)\n", out);
         return 1;
     }

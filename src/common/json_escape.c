@@ -10,7 +10,7 @@ void sp_json_escape_n(sp_textbuf *out, const char *s, size_t n) {
     sp_textbuf_putc(out, '"');
     while (n) {
         int32_t cp;
-        size_t used = sp_utf8_decode(p, n, &cp);
+        size_t used = sp_utf8_decode_escaped(p, n, &cp);
         p += used;
         n -= used;
         switch (cp) {
@@ -38,9 +38,7 @@ void sp_json_escape_n(sp_textbuf *out, const char *s, size_t n) {
         default:
             break;
         }
-        if (cp < 0) {
-            sp_textbuf_append(out, "\\ufffd");
-        } else if (cp >= 0x20 && cp < 0x7F) {
+        if (cp >= 0x20 && cp < 0x7F) {
             sp_textbuf_putc(out, (char)cp);
         } else if (cp <= 0xFFFF) {
             sp_textbuf_printf(out, "\\u%04x", (unsigned)cp);

@@ -10,7 +10,7 @@ void sp_markup_escape_n(sp_textbuf *out, const char *s, size_t n) {
     const unsigned char *p = (const unsigned char *)s;
     while (n) {
         int32_t cp;
-        size_t used = sp_utf8_decode(p, n, &cp);
+        size_t used = sp_utf8_decode_escaped(p, n, &cp);
         const char *entity = NULL;
         switch (cp) {
         case '&':
@@ -39,9 +39,12 @@ void sp_markup_escape_n(sp_textbuf *out, const char *s, size_t n) {
         }
         if (entity)
             sp_textbuf_append(out, entity);
-        else if (cp < 0 || cp < 0x20 || cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF)
+        else if (cp < 0x20 || cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF)
             sp_textbuf_append(out, "\xEF\xBF\xBD"); /* U+FFFD */
-        else
+        else if (sp_utf8_is_escape((uint32_t)cp)) {
+            char esc[4];
+            sp_textbuf_append_n(out, esc, sp_utf8_encode((uint32_t)cp, esc));
+        } else
             sp_textbuf_append_n(out, (const char *)p, used);
         p += used;
         n -= used;

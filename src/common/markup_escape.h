@@ -2,8 +2,9 @@
  * Text for XML and HTML (SVG charts, the report): names and metadata are
  * data, never markup. & < > " ' become entities; a line break or tab in an
  * attribute becomes a character reference (so it survives attribute
- * normalisation); other control characters, which XML 1.0 forbids, and bytes
- * that are not valid UTF-8 become U+FFFD, so the output always parses.
+ * normalisation); other control characters, which XML 1.0 forbids, become
+ * U+FFFD; bytes that are not valid UTF-8 become their private-use escapes
+ * (common/utf8.h), so the output always parses and distinct names stay distinct.
  */
 #ifndef SP_COMMON_MARKUP_ESCAPE_H
 #define SP_COMMON_MARKUP_ESCAPE_H

@@ -73,8 +73,17 @@ size_t sp_utf8_length(const char *s) {
     return count;
 }
 
+size_t sp_utf8_decode_escaped(const unsigned char *s, size_t n, int32_t *cp) {
+    size_t used = sp_utf8_decode(s, n, cp);
+    if (*cp < 0 || sp_utf8_is_escape((uint32_t)*cp)) {
+        *cp = (int32_t)(SP_UTF8_ESCAPE_BASE + s[0]);
+        return 1;
+    }
+    return used;
+}
+
 uint32_t sp_utf8_next(const char *s, size_t len, size_t *i) {
     int32_t cp;
-    *i += sp_utf8_decode((const unsigned char *)s + *i, len - *i, &cp);
-    return cp < 0 ? 0xFFFD : (uint32_t)cp;
+    *i += sp_utf8_decode_escaped((const unsigned char *)s + *i, len - *i, &cp);
+    return (uint32_t)cp;
 }

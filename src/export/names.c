@@ -28,16 +28,20 @@ static void append_json(sp_textbuf *b, const char *s) {
 
 static void append_folded(sp_textbuf *b, const char *s) {
     static const char hex[] = "0123456789ABCDEF";
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '%' || *p == ';' || *p < 0x20 || *p == 0x7f) {
-            char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+    size_t len = strlen(s), i = 0;
+    while (i < len) {
+        char out[4];
+        uint32_t cp = sp_utf8_next(s, len, &i);
+        if (cp == '%' || cp == ';' || cp < 0x20 || cp == 0x7f) {
+            char esc[3] = {'%', hex[cp >> 4], hex[cp & 15]};
             sp_textbuf_append_n(b, esc, 3);
         } else {
-            sp_textbuf_putc(b, (char)*p);
+            sp_textbuf_append_n(b, out, sp_utf8_encode(cp, out));
         }
     }
 }
 
+/* Valid UTF-8 under the escape rule (common/utf8.h). */
 static void append_utf8(sp_textbuf *b, const char *s) {
     size_t len = strlen(s), i = 0;
     while (i < len) {

@@ -2,7 +2,8 @@
  * Region names prepared once per export, in the form each format needs:
  * JSON string literals (quotes included, "<" as \u003c so that "</script>"
  * never appears), folded frames (%, ;, and control characters as %XX), and
- * valid UTF-8 for protobuf strings (a bad byte becomes U+FFFD).
+ * valid UTF-8 for protobuf strings. In all of them a byte that is not valid
+ * UTF-8 becomes its private-use escape (common/utf8.h).
  */
 #ifndef SP_EXPORT_NAMES_H
 #define SP_EXPORT_NAMES_H

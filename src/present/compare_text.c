@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/terminal_text.h"
 #include "present/compare_out.h"
 #include "present/box_table.h"
 
@@ -28,7 +29,7 @@ static void interval_text(sp_textbuf *b, const sp_significance *s) {
 static void row_cells(const sp_compare_row *r, int calls, int significance, char **cells) {
     sp_textbuf b = SP_TEXTBUF_INIT;
     size_t k = 0;
-    sp_textbuf_append(&b, r->name);
+    sp_terminal_append(&b, r->name);
     cells[k++] = sp_textbuf_take(&b);
     if (r->in_a)
         value_text(&b, r->a, calls, 0);
@@ -63,7 +64,7 @@ static void names_line(sp_textbuf *out, const char *prefix, const char *const *n
     sp_textbuf_append(out, prefix);
     for (size_t i = 0; i < n; i++) {
         if (i) sp_textbuf_append(out, ", ");
-        sp_textbuf_append(out, names[i]);
+        sp_terminal_append(out, names[i]);
     }
     sp_textbuf_putc(out, '\n');
 }

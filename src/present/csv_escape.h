@@ -1,7 +1,8 @@
 /*
  * CSV fields per RFC 4180: a field holding a comma, a double quote, CR or LF
  * is enclosed in double quotes, with each double quote doubled. Records end
- * in CRLF (SP_CSV_EOL), the RFC's line break.
+ * in CRLF (SP_CSV_EOL), the RFC's line break. The text is valid UTF-8: bytes
+ * that are not become their private-use escapes (common/utf8.h).
  */
 #ifndef SP_PRESENT_CSV_ESCAPE_H
 #define SP_PRESENT_CSV_ESCAPE_H

@@ -2,6 +2,7 @@
 
 #include "present/py_path.h"
 #include "present/table.h"
+#include "common/terminal_text.h"
 #include "common/utf8.h"
 
 #define MAX_NOTES 24
@@ -59,7 +60,12 @@ static void add_hints(notes *ns, const char *file_path) {
 }
 
 static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context *ctx) {
-    if (ctx->title) add_hint(ns, "Summary: ", ctx->title, "");
+    if (ctx->title) {
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_textbuf_append(&b, "Summary: ");
+        sp_terminal_append(&b, ctx->title);
+        add(ns, &b);
+    }
     if (ctx->file_path) add_hints(ns, ctx->file_path);
     add_text(ns, "Durations are in seconds.");
     if (rows->count > 1)

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/terminal_text.h"
 #include "present/table.h"
 
 #define SESSION_REGION "scope_profiler.session"
@@ -44,7 +45,7 @@ static void value(sp_textbuf *out, int known, double v, const char *fmt) {
 
 static void region_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
     sp_format_tree_prefix(out, r->depth, ctx->ascii);
-    sp_textbuf_append(out, r->name);
+    sp_terminal_append(out, r->name);
     if (r->recursive) sp_textbuf_append(out, ctx->ascii ? " (r)" : " \xe2\x86\xbb");
     if (ctx->inline_count && r->calls != 1) {
         sp_textbuf_append(out, " (");
