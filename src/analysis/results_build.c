@@ -125,7 +125,7 @@ static sp_status build_ranks(sp_results *r) {
         if (n == 0 || r->data_ranks[n - 1] != r->data_ranks[i])
             r->data_ranks[n++] = r->data_ranks[i];
     r->num_data_ranks = n;
-    if (n == 0 || m->schema == 1) {
+    if (m->schema == 1) {
         r->num_ranks = n;
         return SP_OK;
     }
@@ -133,6 +133,10 @@ static sp_status build_ranks(sp_results *r) {
     const sp_meta_entry *e = sp_model_meta_find(m, "mpi_size");
     if (e && (!sp_meta_to_double(e, &mpi_size) || !(mpi_size >= 1.0) || mpi_size > 1e9))
         mpi_size = 1.0;
+    if (n == 0) { /* no calls on any rank: the run still had its mpi_size ranks */
+        r->num_ranks = e ? (size_t)mpi_size : 0;
+        return SP_OK;
+    }
     size_t from_index = (size_t)r->data_ranks[n - 1] + 1;
     r->num_ranks = (size_t)mpi_size > from_index ? (size_t)mpi_size : from_index;
     return SP_OK;

@@ -1,5 +1,6 @@
 #include "cli/cli_args.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,9 +8,12 @@
 #include "cli/cli_error.h"
 #include "analysis/suggest.h"
 
-/* An argument that is an option rather than a value: "-x...", "--...", not "-". */
+/* An argument that is an option rather than a value: "-x...", "--...", not "-"
+ * and not a negative number ("-1", "-.5"), which the option then judges. */
 static int looks_like_option(const char *arg) {
-    return arg[0] == '-' && arg[1] != '\0';
+    if (arg[0] != '-' || arg[1] == '\0') return 0;
+    const char *digits = arg[1] == '.' ? arg + 2 : arg + 1;
+    return !isdigit((unsigned char)*digits);
 }
 
 static const cli_option *find_long(const cli_command_spec *spec, const char *name, size_t len) {

@@ -48,6 +48,11 @@ static int add_item(cli_ranks *r, const char *spec, const char *item, const char
     int64_t lo = parse_number(item, dash ? dash : end);
     int64_t hi = dash ? parse_number(dash + 1, end) : lo;
     if (lo == -2 || hi == -2) return bad(spec, "rank numbers go up to 2147483647");
+    if (dash == item && hi >= 0) {
+        snprintf(reason, sizeof reason, "\"%.*s\" is negative: ranks count from 0 (%s)", len, item,
+                 EXPECTED);
+        return bad(spec, reason);
+    }
     if (lo < 0 || hi < 0) {
         if (len == 0)
             snprintf(reason, sizeof reason, "an empty item (%s)", EXPECTED);

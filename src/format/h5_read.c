@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,12 +210,28 @@ static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int
     if (st) return st;
     int64_t *buf = malloc((n ? n : 1) * sizeof *buf);
     if (!buf) return sp_rd_no_memory(rd);
+    /* HDF5 clamps an unsigned value beyond INT64_MAX to INT64_MAX: read such
+     * columns as unsigned, so that e.g. an end time of UINT64_MAX is damage,
+     * not a 292-year call. */
+    hid_t ftype = H5Dget_type(ds);
+    int wide_unsigned = ftype >= 0 && H5Tget_sign(ftype) == H5T_SGN_NONE && H5Tget_size(ftype) >= 8;
+    if (ftype >= 0) H5Tclose(ftype);
     hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
-    herr_t rc = n ? H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
+    hid_t mem = wide_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
+    herr_t rc = n ? H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
     sp_rd_close_plist(dxpl);
     if (rc < 0) {
         free(buf);
         return read_failed(rd, path);
+    }
+    for (size_t i = 0; wide_unsigned && i < n; i++) {
+        uint64_t v;
+        memcpy(&v, &buf[i], sizeof v);
+        if (v > INT64_MAX) {
+            free(buf);
+            return sp_rd_damaged(rd, "row %zu of %s holds %" PRIu64 ", beyond the int64 range", i,
+                                 path, v);
+        }
     }
     *out = buf;
     return SP_OK;

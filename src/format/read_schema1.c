@@ -46,6 +46,17 @@ static int parse_rank(const char *name, uint32_t *rank) {
     return 1;
 }
 
+/* "rank-1", "rank+1", "rank01": meant as a rank group, but not one. */
+static int malformed_rank(const char *name) {
+    if (strncmp(name, "rank", 4) != 0) return 0;
+    const char *d = name + 4;
+    if (*d == '+' || *d == '-') d++;
+    if (!*d) return 0;
+    for (; *d; d++)
+        if (*d < '0' || *d > '9') return 0;
+    return 1;
+}
+
 typedef struct rank_group {
     uint32_t rank;
     const char *name;
@@ -56,16 +67,26 @@ static int compare_ranks(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The root's rank<N> groups, sorted numerically; names point into root. */
-static sp_status rank_groups(sp_rd *rd, const links *root, rank_group **out, size_t *count) {
+/* The root's rank<N> groups, sorted numerically; names point into root.
+ * strict: a group named like a rank but not one is damage, not skipped. */
+static sp_status rank_groups(sp_rd *rd, const links *root, int strict, rank_group **out,
+                             size_t *count) {
     rank_group *groups = malloc((root->count ? root->count : 1) * sizeof *groups);
     if (!groups) return sp_rd_no_memory(rd);
     size_t n = 0;
     for (size_t i = 0; i < root->count; i++) {
         uint32_t rank;
-        if (parse_rank(root->names[i], &rank) &&
-            sp_rd_kind_of(rd->file, root->names[i]) == SP_RD_GROUP)
+        int is_group = sp_rd_kind_of(rd->file, root->names[i]) == SP_RD_GROUP;
+        if (parse_rank(root->names[i], &rank) && is_group) {
             groups[n++] = (rank_group){rank, root->names[i]};
+        } else if (strict && is_group && malformed_rank(root->names[i])) {
+            free(groups);
+            return sp_rd_damaged(rd,
+                                 "group /%s is not a rank group: ranks are named rank<N>, N a "
+                                 "decimal number from 0 to 4294967295 without sign or leading "
+                                 "zeros",
+                                 root->names[i]);
+        }
     }
     qsort(groups, n, sizeof *groups, compare_ranks);
     *out = groups;
@@ -74,11 +95,12 @@ static sp_status rank_groups(sp_rd *rd, const links *root, rank_group **out, siz
 }
 
 /* The root's links and, among them, the rank groups (root is empty on failure). */
-static sp_status root_rank_groups(sp_rd *rd, links *root, rank_group **groups, size_t *n) {
+static sp_status root_rank_groups(sp_rd *rd, links *root, int strict, rank_group **groups,
+                                  size_t *n) {
     *groups = NULL;
     *n = 0;
     sp_status st = list_links(rd, "/", root);
-    return st ? st : rank_groups(rd, root, groups, n);
+    return st ? st : rank_groups(rd, root, strict, groups, n);
 }
 
 sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found) {
@@ -86,7 +108,7 @@ sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found) {
     rank_group *groups;
     size_t n;
     *found = 0;
-    sp_status st = root_rank_groups(rd, &root, &groups, &n);
+    sp_status st = root_rank_groups(rd, &root, 0, &groups, &n);
     free(groups);
     sp_rd_names_free(&root);
     *found = !st && n > 0;
@@ -349,7 +371,7 @@ sp_status sp_rd_schema1(sp_rd *rd, sp_model *m) {
     links root;
     rank_group *groups;
     size_t n;
-    sp_status st = root_rank_groups(rd, &root, &groups, &n);
+    sp_status st = root_rank_groups(rd, &root, 1, &groups, &n);
     legacy s = {.rd = rd, .m = m, .ids_complete = 1};
     for (size_t i = 0; !st && i < n; i++)
         st = read_rank(&s, &groups[i]);

@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,12 @@ sp_status sp_rd_check_stats(sp_rd *rd, const sp_model *m) {
         const char *why = r->has_stats ? implausible(&r->stats, aggregate) : NULL;
         if (why)
             return sp_rd_damaged(rd, "the statistics of row %zu of /rank_region_index: %s", i, why);
+        /* a call's own time is part of its time: never more than the row's total */
+        if (r->has_stats && r->exclusive_total > r->stats.total)
+            return sp_rd_damaged(rd,
+                                 "row %zu of /rank_region_index: exclusive total %" PRId64
+                                 " ns exceeds the row's total %" PRId64 " ns",
+                                 i, r->exclusive_total, r->stats.total);
     }
     return SP_OK;
 }

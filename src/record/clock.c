@@ -91,20 +91,22 @@ static sp_clock_source clock_from_environment(sp_clock_source requested) {
 
 void sp_clock_start(sp_clock_source requested) {
     const char *why = NULL;
+    int tsc;
     switch (clock_from_environment(requested)) {
     case SP_CLOCK_MONOTONIC:
-        sp_clock_uses_tsc = 0;
+        tsc = 0;
         break;
     case SP_CLOCK_TSC:
-        sp_clock_uses_tsc = sp_clock_tsc_usable(0, &why);
-        if (!sp_clock_uses_tsc)
+        tsc = sp_clock_tsc_usable(0, &why);
+        if (!tsc)
             fprintf(stderr, "scope-profiler: cannot use the TSC (%s); using CLOCK_MONOTONIC\n",
                     why);
         break;
     default:
-        sp_clock_uses_tsc = sp_clock_tsc_usable(1, &why);
+        tsc = sp_clock_tsc_usable(1, &why);
         break;
     }
+    __atomic_store_n(&sp_clock_uses_tsc, tsc, __ATOMIC_RELAXED);
     const char *shift = getenv("SCOPE_PROFILER_TEST_CLOCK_SHIFT_NS");
     test_shift_ns = shift ? strtoll(shift, NULL, 10) : 0;
     ns_per_tick_q32 = (uint64_t)1 << 32;
@@ -113,7 +115,7 @@ void sp_clock_start(sp_clock_source requested) {
 }
 
 void sp_clock_stop(void) {
-    if (!sp_clock_uses_tsc) return;
+    if (!sp_clock_tsc_on()) return;
     /* A short run would give a poor slope: wait until the interval is long enough. */
     while (sp_clock_monotonic_ns() - first_point.ns < SP_CLOCK_MIN_CALIBRATION_NS) {
     }
@@ -125,7 +127,7 @@ void sp_clock_stop(void) {
 }
 
 int64_t sp_clock_to_ns(uint64_t ticks) {
-    if (!sp_clock_uses_tsc) return (int64_t)ticks + test_shift_ns;
+    if (!sp_clock_tsc_on()) return (int64_t)ticks + test_shift_ns;
     /* Ticks before the first point give a negative offset; keep the arithmetic signed. */
     __int128 delta = (__int128)(int64_t)(ticks - first_point.ticks);
     __int128 scaled = delta * (__int128)ns_per_tick_q32;
@@ -138,7 +140,7 @@ int64_t sp_internal_clock_now_ns(void) {
 }
 
 const char *sp_clock_name(void) {
-    return sp_clock_uses_tsc ? "tsc" : "monotonic";
+    return sp_clock_tsc_on() ? "tsc" : "monotonic";
 }
 
 double sp_clock_ns_per_tick(void) {

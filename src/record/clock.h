@@ -20,8 +20,16 @@
 #define SP_HAVE_TSC 0
 #endif
 
-/* Nonzero when the hot path reads the TSC. Written only by sp_clock_start(). */
+/* Nonzero when the hot path reads the TSC. Written only by sp_clock_start().
+ * Threads read it outside a session too (an sp_end taking its timestamp
+ * while another thread runs sp_setup), so every access is atomic; relaxed is
+ * enough: a call recorded in a session was begun after the acquire of the
+ * session's active flag, which sp_setup publishes after choosing the clock. */
 extern int sp_clock_uses_tsc;
+
+static inline int sp_clock_tsc_on(void) {
+    return __atomic_load_n(&sp_clock_uses_tsc, __ATOMIC_RELAXED);
+}
 
 static inline int64_t sp_clock_monotonic_ns(void) {
     struct timespec ts;
@@ -35,7 +43,7 @@ uint64_t sp_clock_monotonic_ticks(void);
 /* Raw ticks for the hot path. */
 static inline uint64_t sp_clock_ticks(void) {
 #if SP_HAVE_TSC
-    if (__builtin_expect(sp_clock_uses_tsc, 1)) return __rdtsc();
+    if (__builtin_expect(sp_clock_tsc_on(), 1)) return __rdtsc();
 #endif
     return sp_clock_monotonic_ticks();
 }

@@ -120,24 +120,30 @@ static sp_thread **recording_threads(uint32_t num_regions, uint32_t *count) {
 }
 
 static void report_left_out(sp_collect_report *report, uint32_t num_regions) {
+    /* One reading of each thread's depth gives both the count and the list. */
+    char *list = NULL;
+    size_t list_len = 0;
+    FILE *names = open_memstream(&list, &list_len);
+    const char *sep = " ";
     for (sp_thread *t = sp_thread_list(); t; t = t->next) {
         report->dropped_calls += t->dropped_calls;
-        report->open_calls += t->depth;
-    }
-    if (report->open_calls) {
-        fprintf(stderr, "scope-profiler: %llu call(s) still open at finalize were left out:",
-                (unsigned long long)report->open_calls);
-        const char *sep = " ";
-        for (sp_thread *t = sp_thread_list(); t; t = t->next) {
-            for (uint32_t d = 0; d < t->depth; d++) {
-                const char *name = sp_registry_name(t->stack[d].region);
-                if (t->stack[d].region > num_regions || !name) name = "(invalid handle)";
-                fprintf(stderr, "%s\"%s\" (thread %u, depth %u)", sep, name, t->index, d);
-                sep = ", ";
-            }
+        uint32_t depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
+        report->open_calls += depth;
+        for (uint32_t d = 0; d < depth && names; d++) {
+            const char *name = sp_registry_name(t->stack[d].region);
+            if (t->stack[d].region > num_regions || !name) name = "(invalid handle)";
+            fprintf(names, "%s\"%s\" (thread %u, depth %u)", sep, name, t->index, d);
+            sep = ", ";
         }
-        fprintf(stderr, "\n");
     }
+    if (names && fclose(names) != 0) { /* the count alone */
+        free(list);
+        list = NULL;
+    }
+    if (report->open_calls)
+        fprintf(stderr, "scope-profiler: %llu call(s) still open at finalize were left out:%s\n",
+                (unsigned long long)report->open_calls, list ? list : "");
+    free(list);
     if (report->dropped_calls)
         fprintf(stderr,
                 "scope-profiler: %llu call(s) dropped by mismatched sp_end() were left out\n",

@@ -92,7 +92,7 @@ void sp_internal_begin_(sp_region_t region) {
                 frame->region = region;
                 slot->end = 0;
 #if SP_HAVE_TSC
-                if (LIKELY(sp_clock_uses_tsc)) {
+                if (LIKELY(sp_clock_tsc_on())) {
                     slot->start = __rdtsc();
                     sp_quiesce_leave(t);
                     return;
@@ -169,7 +169,7 @@ static __attribute__((noinline)) void end_monotonic(sp_region_t region, const ch
 void sp_internal_end_(sp_region_t region, const char *file, int line) {
     /* The clock_gettime variant lives out of line, so that this one needs no stack frame. */
 #if SP_HAVE_TSC
-    if (LIKELY(sp_clock_uses_tsc)) {
+    if (LIKELY(sp_clock_tsc_on())) {
         end_at(region, file, line, __rdtsc());
         return;
     }

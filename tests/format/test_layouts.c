@@ -495,7 +495,6 @@ static const char *legacy_file(const char *name, int all_ids) {
     attr(g, "tags", vstr, 0, NULL, &plain_tag);
     H5Gclose(g);
     H5Gclose(legacy_region(f, "rank0", "never", 0, 0, 1));
-    H5Gclose(legacy_region(f, "rank01", "ignored", 0, 1, 1));
     H5Gclose(legacy_group(f, "/rank3"));
     H5Tclose(vstr);
     H5Fclose(f);
