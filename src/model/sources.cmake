@@ -1,1 +1,1 @@
-set(SP_SOURCES_model model.c)
+set(SP_SOURCES_model model.c histogram.c)
