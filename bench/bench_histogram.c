@@ -53,8 +53,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 1000; i++)
         if (sp_hist_merge(&m, &h) != SP_OK) return 1;
     printf("sp_hist_merge: %.2f us per merge; p50 %.0f ns, p99 %.0f ns (sink %lld)\n",
-           1e6 * (cpu_s() - t0) / 1000.0, sp_hist_percentile(&h, 50),
-           sp_hist_percentile(&h, 99), (long long)(sink & 1));
+           1e6 * (cpu_s() - t0) / 1000.0, sp_hist_percentile(&h, 50), sp_hist_percentile(&h, 99),
+           (long long)(sink & 1));
     sp_hist_free(&h);
     sp_hist_free(&m);
     free(v);

@@ -83,6 +83,14 @@ SP_API int sp_results_schema(const sp_results *results);
 SP_API int sp_results_has_events(const sp_results *results);
 
 /**
+ * The relative error bound of the file's percentiles: 0 when they are exact
+ * (from the calls), 1/128 (0.78 %) when they come from the duration
+ * histograms an aggregate file stores (docs/format.md), NaN when the file
+ * has neither (an aggregate file without histograms: no percentiles).
+ */
+SP_API double sp_results_percentile_error(const sp_results *results);
+
+/**
  * Writes the tutorial's one-line description into buf, e.g.
  * "<ProfilingResults 'profiling_data.h5': 4 region(s), 1 rank(s)>".
  * Returns the length it needed (like snprintf).
@@ -235,7 +243,9 @@ SP_API double sp_mpi_region_last_end_time(const sp_mpi_region *region);
 SP_API double sp_mpi_region_exclusive_duration(const sp_mpi_region *region, sp_error *err);
 
 /** The q-th percentile (0 <= q <= 100) of the pooled durations, seconds; 0 without
- *  calls. NaN with err on error (SP_ERR_UNAVAILABLE for aggregate-layout files). */
+ *  calls. Aggregate files with histograms: from the merged histograms, within
+ *  sp_results_percentile_error(). NaN with err on error (SP_ERR_UNAVAILABLE for
+ *  aggregate-layout files without histograms). */
 SP_API double sp_mpi_region_percentile(const sp_mpi_region *region, double q, sp_error *err);
 
 /** max/mean of the nonzero per-rank totals; 0.0 with fewer than two such ranks. */
@@ -382,9 +392,12 @@ typedef struct sp_summary_row {
     double rank_imbalance;     /* max/mean */
     double rank_imbalance_pct; /* = imbalance */
     const char *tags;          /* JSON list of the lowest selected rank, e.g. "[]" */
-    int has_percentiles;       /* 0 in aggregate-layout files: p50/p95/p99 are NaN (None) */
+    int has_percentiles;       /* 0 in aggregate-layout files without histograms: p50/p95/p99
+                                  are NaN (None) */
     int has_exclusive;         /* 0 in aggregate-layout files without stored exclusive
                                   totals: exclusive_duration is NaN */
+    double percentile_error;   /* relative error bound of p50/p95/p99: 0 when exact (from
+                                  the calls), 1/128 when from an aggregate file's histograms */
 } sp_summary_row;
 
 typedef struct sp_summary_rows {

@@ -37,6 +37,7 @@ typedef struct sp_pool {
     double imbalance, imbalance_pct;
     int has_percentiles;
     double p50, p95, p99;
+    double percentile_error; /* relative error bound: 0 exact, else from histograms */
 } sp_pool;
 
 /* Which parts of sp_pool to compute (the percentiles cost a scratch copy). */
@@ -76,8 +77,9 @@ struct sp_results {
     double min_start, max_end; /* seconds, as Python's min/max of the per-region doubles */
     int exclusive_state;       /* 0 not computed, 1 computed, 2 failed, 3 stored totals suffice */
     sp_error exclusive_error;
-    int64_t *row_exclusive; /* per model row, when computed */
+    int64_t *row_exclusive;    /* per model row, when computed */
     struct sp_lane_key *lanes; /* (rank, thread) lanes, built on first use (threads.c) */
+    sp_hist *row_hists;        /* aggregate files: per model row, built on first use */
     size_t num_lanes;
 };
 
@@ -123,6 +125,14 @@ double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, do
 /* Percentiles of the durations of rows (see sp_percentiles_spans); rows may be empty of calls. */
 sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n, const double *qs,
                               size_t nq, double divisor, double *out);
+
+/* Aggregate files with histograms (histograms.c): whether there are any,
+ * the percentiles of the merged histograms of rows (SP_ERR_UNAVAILABLE
+ * without histograms), and freeing the per-row cache. */
+int sp_has_histograms(const sp_results *r);
+sp_status sp_rows_hist_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
+                                   const double *qs, size_t nq, double divisor, double *out);
+void sp_row_histograms_free(sp_results *r);
 
 /* Pooled statistics over the given rows (in the given order). */
 sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what, sp_pool *out,

@@ -168,7 +168,7 @@ double sp_mpi_region_percentile(const sp_mpi_region *reg, double q, sp_error *er
         sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "percentile %g is outside [0, 100]", q);
         return NAN;
     }
-    if (!sp_columnar(r)) {
+    if (!sp_columnar(r) && !sp_has_histograms(r)) {
         sp_unavailable(r, "percentiles", err);
         return NAN;
     }
@@ -262,8 +262,8 @@ int sp_mpi_region_describe(const sp_mpi_region *reg, char *buf, size_t size) {
     sp_textbuf_append(&b, "<MPIRegion ");
     sp_py_str_repr(&b, sp_mpi_region_name(reg));
     sp_textbuf_printf(&b, ": %llu calls on %zu rank(s), total %.6g s, avg %.6g s>",
-                     (unsigned long long)sp_mpi_region_num_calls(reg), reg->num_entries,
-                     sp_mpi_region_total_duration(reg), sp_mpi_region_average_duration(reg));
+                      (unsigned long long)sp_mpi_region_num_calls(reg), reg->num_entries,
+                      sp_mpi_region_total_duration(reg), sp_mpi_region_average_duration(reg));
     const char *text = sp_textbuf_str(&b);
     int needed = text ? (int)b.len : -1;
     if (text && size) snprintf(buf, size, "%s", text);

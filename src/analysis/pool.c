@@ -85,6 +85,7 @@ static void pool_imbalance(const sp_results *r, const uint32_t *rows, size_t n, 
 
 sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n, const double *qs,
                               size_t nq, double divisor, double *out) {
+    if (!sp_columnar(r)) return sp_rows_hist_percentiles(r, rows, n, qs, nq, divisor, out);
     sp_span stack_spans[16] = {{NULL, 0}};
     sp_span *spans = n <= 16 ? stack_spans : malloc(n * sizeof *spans);
     if (!spans) return SP_ERR_OUT_OF_MEMORY;
@@ -113,6 +114,7 @@ static sp_status pool_percentiles(const sp_results *r, const uint32_t *rows, siz
     out->p95 = p[1];
     out->p99 = p[2];
     out->has_percentiles = 1;
+    out->percentile_error = sp_columnar(r) ? 0.0 : SP_HIST_RELATIVE_ERROR;
     return SP_OK;
 }
 
@@ -165,6 +167,8 @@ sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int 
     pool_first_last(r, rows, n, out);
     if (!sp_columnar(r)) {
         pool_aggregate(r, rows, n, out);
+        if ((what & SP_POOL_PERCENTILES) && sp_has_histograms(r))
+            return pool_percentiles(r, rows, n, out, err);
         return SP_OK;
     }
     pool_columnar(r, rows, n, out);

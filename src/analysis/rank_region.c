@@ -124,7 +124,8 @@ sp_status sp_rank_region_percentiles(const sp_rank_region *rr, const double *qs,
                                 qs[i]);
         out[i] = 0.0;
     }
-    if (!sp_columnar(rr->owner)) return sp_unavailable(rr->owner, "percentiles", err);
+    if (!sp_columnar(rr->owner) && !sp_has_histograms(rr->owner))
+        return sp_unavailable(rr->owner, "percentiles", err);
     if (row->count == 0) return SP_OK;
     for (size_t done = 0; done < nq; done += 8) { /* at most 8 per selection */
         size_t k = nq - done < 8 ? nq - done : 8;

@@ -219,4 +219,5 @@ void sp_results_build_free(sp_results *r) {
     free(r->data_ranks);
     free(r->start_order);
     free(r->row_exclusive);
+    sp_row_histograms_free(r);
 }

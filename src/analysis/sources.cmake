@@ -8,6 +8,7 @@ set(SP_SOURCES_analysis
     call_tree.c
     events.c
     exclusive.c
+    histograms.c
     filter.c
     lanes.c
     message_bytes.c

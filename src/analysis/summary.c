@@ -41,6 +41,7 @@ static void fill_pooled_row(const sp_pool *p, sp_summary_row *row) {
     row->last_duration = s.last_duration;
     row->std_duration = s.std_duration;
     row->has_percentiles = p->has_percentiles || !p->has_timing;
+    row->percentile_error = p->percentile_error;
     row->p50_duration = p->has_timing ? p->p50 : 0.0;
     row->p95_duration = p->has_timing ? p->p95 : 0.0;
     row->p99_duration = p->has_timing ? p->p99 : 0.0;
@@ -121,7 +122,8 @@ static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_erro
                             .has_exclusive = st == SP_OK};
     st = SP_OK;
     double p[3] = {NAN, NAN, NAN};
-    row->has_percentiles = sp_columnar(rr->owner);
+    row->has_percentiles = sp_columnar(rr->owner) || sp_has_histograms(rr->owner);
+    row->percentile_error = sp_results_percentile_error(rr->owner);
     if (row->has_percentiles) st = sp_rank_region_percentiles(rr, summary_qs, 3, p, err);
     if (st != SP_OK) return st;
     row->p50_duration = p[0];

@@ -66,6 +66,11 @@ sp_status sp_rd_message_bytes(sp_rd *rd, sp_model *m);
  * absolute, like every other time in the model. */
 sp_status sp_rd_thread_times(sp_rd *rd, sp_model *m);
 
+/* Extension /scope_profiler_c/histograms (after the index): per (rank,
+ * thread, call path) duration histograms, whose counts must add up to every
+ * index row's calls. */
+sp_status sp_rd_histograms(sp_rd *rd, sp_model *m);
+
 /* /metadata attributes, in creation order when tracked, else by name. */
 sp_status sp_rd_metadata(sp_rd *rd, sp_model *m);
 

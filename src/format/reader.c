@@ -179,6 +179,7 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
         if (!st) st = sp_rd_thread_table(rd, m);
         if (!st) st = sp_rd_clock_offsets(rd, m);
         if (!st) st = sp_rd_message_bytes(rd, m);
+        if (!st) st = sp_rd_histograms(rd, m);
         return st;
     }
     if (!st) st = sp_rd_events(rd, m);
@@ -189,6 +190,7 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
     if (!st) st = sp_rd_thread_table(rd, m);
     if (!st) st = sp_rd_clock_offsets(rd, m);
     if (!st) st = sp_rd_message_bytes(rd, m);
+    if (!st) st = sp_rd_histograms(rd, m);
     return st;
 }
 

@@ -29,13 +29,14 @@
 #define SP_HIST_RELATIVE_ERROR (1.0 / 128.0)
 
 typedef struct sp_hist {
-    uint64_t count;    /* values added */
-    int64_t min, max;  /* exact; 0 when empty */
-    uint32_t lo, hi;   /* counts[k] is bucket lo + k, for lo <= bucket < hi */
-    uint64_t *counts;  /* owned; NULL when empty */
+    uint64_t count;   /* values added */
+    int64_t min, max; /* exact; 0 when empty */
+    uint32_t lo, hi;  /* counts[k] is bucket lo + k, for lo <= bucket < hi */
+    uint64_t *counts; /* owned; NULL when empty */
 } sp_hist;
 
-#define SP_HIST_INIT {0, 0, 0, 0, 0, NULL}
+#define SP_HIST_INIT                                                                               \
+    { 0, 0, 0, 0, 0, NULL }
 
 /* The bucket of a value (negative values count as 0). */
 static inline uint32_t sp_hist_bucket(int64_t v) {

@@ -49,6 +49,9 @@ void sp_model_clear(sp_model *m) {
         free(m->threads[i].name);
     free(m->threads);
     free(m->clock_offsets);
+    for (size_t i = 0; i < m->num_hists; i++)
+        sp_hist_free(&m->hists[i].hist);
+    free(m->hists);
     memset(m, 0, sizeof *m);
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/histogram.h"
 #include "scope_profiler/results.h"
 
 /* The /rank_region_index/summary_statistics compound, one per row. */
@@ -100,6 +101,17 @@ typedef struct sp_clock_offset {
     int64_t uncertainty_ns;
 } sp_clock_offset;
 
+/* Extension (docs/format.md): the durations of one call path on one thread
+ * of one rank, as a histogram (aggregate mode keeps these instead of calls). */
+typedef struct sp_model_hist {
+    uint32_t rank;
+    int64_t thread;  /* -1 unknown */
+    uint32_t region; /* the path's innermost region (index into region_names) */
+    int64_t parent;  /* index of the enclosing path's histogram (same rank and
+                        thread), -1 for a top-level call */
+    sp_hist hist;
+} sp_model_hist;
+
 typedef enum sp_layout { SP_LAYOUT_COLUMNAR = 0, SP_LAYOUT_AGGREGATE = 1 } sp_layout;
 
 typedef struct sp_model {
@@ -130,6 +142,9 @@ typedef struct sp_model {
 
     size_t num_clock_offsets;
     sp_clock_offset *clock_offsets; /* NULL when absent */
+
+    size_t num_hists;
+    sp_model_hist *hists; /* NULL when absent */
 } sp_model;
 
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */

@@ -169,7 +169,7 @@ static void merge_equals_union(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bucket_layout),     cmocka_unit_test(uniform_workload),
+        cmocka_unit_test(bucket_layout),      cmocka_unit_test(uniform_workload),
         cmocka_unit_test(lognormal_workload), cmocka_unit_test(bimodal_workload),
         cmocka_unit_test(merge_equals_union),
     };

@@ -1,0 +1,303 @@
+/*
+ * Aggregate files (FORMAT.md §3) with and without our histogram extension
+ * (docs/format.md, /scope_profiler_c/histograms): written here with HDF5 as
+ * the Python package lays them out, read through the API. With histograms,
+ * p50/p95/p99 come from them (equal to the merged histograms' percentiles,
+ * within 1/128 of the exact ones of the same calls); without, they are n/a.
+ * Damaged extensions are refused.
+ */
+#include <hdf5.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analysis/analysis.h"
+#include "format/h5_write.h"
+#include "format/write_histograms.h"
+#include "model_builder.h"
+
+static const char *const REGIONS[] = {"step", "solve"};
+#define NUM_CALLS 6000
+
+/* 2 ranks; step > solve; solve's durations lognormal-ish and bimodal per rank. */
+static mb_call *workload(size_t *n) {
+    mb_call *calls = malloc(NUM_CALLS * sizeof *calls);
+    assert_non_null(calls);
+    uint64_t x = 12345;
+    size_t k = 0;
+    for (uint32_t rank = 0; rank < 2; rank++)
+        for (int i = 0; i < NUM_CALLS / 4; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int64_t d = 1000 + (int64_t)((x >> 33) % (rank ? 900000 : 40000));
+            if (i % 7 == 0) d *= 30;
+            int64_t t = (int64_t)i * 100000000;
+            calls[k++] = (mb_call){0, rank, t, t + d + 2000, 0};
+            calls[k++] = (mb_call){1, rank, t + 1000, t + 1000 + d, i % 3 == 0 ? 1 : 0};
+        }
+    *n = k;
+    return calls;
+}
+
+/* The histograms of the calls: per (rank, thread, call path), step the parent of solve. */
+static void add_histograms(sp_model *m, const mb_call *calls, size_t n) {
+    m->hists = calloc(8, sizeof *m->hists);
+    assert_non_null(m->hists);
+    for (size_t i = 0; i < n; i++) {
+        const mb_call *c = &calls[i];
+        size_t slot = m->num_hists;
+        for (size_t h = 0; h < m->num_hists; h++)
+            if (m->hists[h].rank == c->rank && m->hists[h].thread == c->thread &&
+                m->hists[h].region == (uint32_t)c->region)
+                slot = h;
+        if (slot == m->num_hists) {
+            int64_t parent = -1;
+            for (size_t h = 0; c->region == 1 && h < m->num_hists; h++)
+                if (m->hists[h].rank == c->rank && m->hists[h].thread == c->thread &&
+                    m->hists[h].region == 0)
+                    parent = (int64_t)h;
+            m->hists[m->num_hists++] =
+                (sp_model_hist){c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT};
+        }
+        assert_int_equal(sp_hist_add(&m->hists[slot].hist, c->end - c->start), SP_OK);
+    }
+}
+
+static void write_u32(hid_t g, const char *name, const uint32_t *v, size_t n) {
+    assert_int_equal(sp_h5_write_array(g, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, v, n), 0);
+}
+static void write_i64(hid_t g, const char *name, const int64_t *v, size_t n) {
+    assert_int_equal(sp_h5_write_array(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, v, n), 0);
+}
+
+/* FORMAT.md §3: aggregate_* columns, no events; plus the histograms when the model has them. */
+static void write_aggregate(const sp_model *m, const char *path) {
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_int_equal(sp_h5_attr_int64(f, "scope_profiler_schema", 3), 0);
+    assert_int_equal(sp_h5_attr_string(f, "storage_layout", "aggregate"), 0);
+    hid_t meta = H5Gcreate2(f, "metadata", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_int_equal(sp_h5_attr_int64(meta, "mpi_size", 2), 0);
+    H5Gclose(meta);
+    hid_t rt = H5Gcreate2(f, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_int_equal(
+        sp_h5_write_strings(rt, "names", (const char *const *)m->region_names, m->num_regions), 0);
+    H5Gclose(rt);
+    hid_t ix = H5Gcreate2(f, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    size_t n = m->num_rows;
+    uint32_t u[16];
+    int64_t v[5][16];
+    assert_true(n <= 16);
+    for (size_t i = 0; i < n; i++) {
+        const sp_model_row *r = &m->rows[i];
+        v[0][i] = (int64_t)r->count;
+        v[1][i] = r->stats.total;
+        v[2][i] = r->stats.minimum;
+        v[3][i] = r->stats.maximum;
+        u[i] = r->region;
+    }
+    write_u32(ix, "region_ids", u, n);
+    for (size_t i = 0; i < n; i++)
+        u[i] = m->rows[i].rank;
+    write_u32(ix, "ranks", u, n);
+    assert_int_equal(
+        sp_h5_write_array(ix, "aggregate_counts", H5T_STD_U64LE, H5T_NATIVE_INT64, v[0], n), 0);
+    write_i64(ix, "aggregate_totals", v[1], n);
+    write_i64(ix, "aggregate_minimums", v[2], n);
+    write_i64(ix, "aggregate_maximums", v[3], n);
+    H5Gclose(ix);
+    assert_int_equal(sp_write_histograms(f, m), 0);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+typedef struct fixture {
+    char path[64];
+    sp_model columnar; /* the same calls with events, for the exact percentiles */
+    sp_model aggregate;
+} fixture;
+
+static void make(fixture *fx, int with_histograms) {
+    size_t n;
+    mb_call *calls = workload(&n);
+    mb_spec spec = {.regions = REGIONS,
+                    .num_regions = 2,
+                    .calls = calls,
+                    .num_calls = n,
+                    .with_threads = 1,
+                    .mpi_size = 2};
+    mb_model(&spec, &fx->columnar);
+    mb_model(&spec, &fx->aggregate);
+    mb_make_aggregate(&fx->aggregate);
+    if (with_histograms) add_histograms(&fx->aggregate, calls, n);
+    free(calls);
+    snprintf(fx->path, sizeof fx->path, "/tmp/test_aggregate_hist_XXXXXX");
+    int fd = mkstemp(fx->path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_aggregate(&fx->aggregate, fx->path);
+}
+
+static void release(fixture *fx) {
+    sp_model_clear(&fx->columnar);
+    sp_model_clear(&fx->aggregate);
+    unlink(fx->path);
+}
+
+/* The merged histogram of a region over the chosen ranks (rank < 0: all). */
+static void merged(const sp_model *m, uint32_t region, int64_t rank, sp_hist *out) {
+    for (size_t i = 0; i < m->num_hists; i++)
+        if (m->hists[i].region == region && (rank < 0 || m->hists[i].rank == (uint32_t)rank))
+            assert_int_equal(sp_hist_merge(out, &m->hists[i].hist), SP_OK);
+}
+
+static void check_within(double got, double exact, const char *what) {
+    if (!(fabs(got - exact) <= SP_HIST_RELATIVE_ERROR * exact))
+        fail_msg("%s: %.17g from the histograms, exact %.17g", what, got, exact);
+}
+
+static void percentiles_from_histograms(void **state) {
+    (void)state;
+    fixture fx;
+    make(&fx, 1);
+    sp_error err = {0};
+    sp_results *r = sp_read(fx.path, &err);
+    if (!r) fail_msg("%s", err.message);
+    sp_model copy = fx.columnar;
+    memset(&fx.columnar, 0, sizeof fx.columnar);
+    sp_results *exact = sp_results_adopt(&copy, &err);
+    assert_non_null(exact);
+    assert_false(sp_results_has_events(r));
+    assert_true(sp_results_percentile_error(r) == 1.0 / 128.0);
+    assert_true(sp_results_percentile_error(exact) == 0.0);
+    for (int per_rank = 0; per_rank < 2; per_rank++) {
+        sp_summary_rows *a = sp_results_summary(r, NULL, per_rank, &err);
+        sp_summary_rows *b = sp_results_summary(exact, NULL, per_rank, &err);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(a->count, b->count);
+        for (size_t i = 0; i < a->count; i++) {
+            const sp_summary_row *x = &a->rows[i], *y = &b->rows[i];
+            assert_string_equal(x->name, y->name);
+            assert_int_equal(x->num_calls, y->num_calls);
+            assert_true(x->has_percentiles);
+            assert_true(x->percentile_error == 1.0 / 128.0);
+            assert_true(y->percentile_error == 0.0);
+            sp_hist h = SP_HIST_INIT;
+            merged(&fx.aggregate, (uint32_t)sp_results_find(r, x->name), x->rank, &h);
+            assert_int_equal(h.count, x->num_calls);
+            assert_true(x->p50_duration == sp_hist_percentile(&h, 50) / 1e9);
+            assert_true(x->p95_duration == sp_hist_percentile(&h, 95) / 1e9);
+            assert_true(x->p99_duration == sp_hist_percentile(&h, 99) / 1e9);
+            sp_hist_free(&h);
+            check_within(x->p50_duration, y->p50_duration, "p50");
+            check_within(x->p95_duration, y->p95_duration, "p95");
+            check_within(x->p99_duration, y->p99_duration, "p99");
+        }
+        sp_summary_rows_free(a);
+        sp_summary_rows_free(b);
+    }
+    const sp_mpi_region *solve = sp_results_get(r, "solve", &err);
+    const sp_mpi_region *solve_exact = sp_results_get(exact, "solve", &err);
+    for (double q = 0; q <= 100; q += 10)
+        check_within(sp_mpi_region_percentile(solve, q, &err),
+                     sp_mpi_region_percentile(solve_exact, q, &err), "solve percentile");
+    const sp_rank_region *rr = sp_mpi_region_rank(solve, 1, &err);
+    assert_non_null(rr);
+    check_within(sp_rank_region_percentile(rr, 90, &err),
+                 sp_rank_region_percentile(sp_mpi_region_rank(solve_exact, 1, &err), 90, &err),
+                 "rank 1 p90");
+    sp_results_free(r);
+    sp_results_free(exact);
+    release(&fx);
+}
+
+/* The Python package's aggregate file (no histograms): read, percentiles n/a. */
+static void python_layout_without_histograms(void **state) {
+    (void)state;
+    fixture fx;
+    make(&fx, 0);
+    sp_error err = {0};
+    sp_results *r = sp_read(fx.path, &err);
+    if (!r) fail_msg("%s", err.message);
+    assert_true(isnan(sp_results_percentile_error(r)));
+    sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
+    assert_non_null(rows);
+    assert_int_equal(rows->count, 2);
+    for (size_t i = 0; i < rows->count; i++) {
+        assert_false(rows->rows[i].has_percentiles);
+        assert_true(rows->rows[i].num_calls == NUM_CALLS / 2);
+    }
+    sp_summary_rows_free(rows);
+    assert_true(isnan(sp_mpi_region_percentile(sp_results_get(r, "solve", &err), 50, &err)));
+    assert_int_equal(err.status, SP_ERR_UNAVAILABLE);
+    sp_results_free(r);
+    release(&fx);
+}
+
+/* Rewrites one dataset (or attribute) of the extension and expects a refusal. */
+static void expect_refused(void (*damage)(hid_t g), sp_status want, const char *words) {
+    fixture fx;
+    make(&fx, 1);
+    hid_t f = H5Fopen(fx.path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, "/scope_profiler_c/histograms", H5P_DEFAULT);
+    damage(g);
+    H5Gclose(g);
+    H5Fclose(f);
+    sp_error err = {0};
+    sp_results *r = sp_read(fx.path, &err);
+    assert_null(r);
+    assert_int_equal(err.status, want);
+    if (!strstr(err.message, words)) fail_msg("message \"%s\" lacks \"%s\"", err.message, words);
+    release(&fx);
+}
+
+static void replace_i64(hid_t g, const char *name, size_t at, int64_t value) {
+    hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
+    hid_t space = H5Dget_space(ds);
+    hssize_t n = H5Sget_simple_extent_npoints(space);
+    int64_t *v = malloc((size_t)n * sizeof *v);
+    H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    v[at] = value;
+    H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    free(v);
+    H5Sclose(space);
+    H5Dclose(ds);
+}
+
+static void fewer_calls(hid_t g) {
+    replace_i64(g, "counts", 0, 1);
+}
+static void unsorted_buckets(hid_t g) {
+    replace_i64(g, "buckets", 1, 0);
+}
+static void later_parent(hid_t g) {
+    replace_i64(g, "parents", 0, 3);
+}
+static void newer_version(hid_t g) {
+    H5Adelete(g, "extension_version");
+    sp_h5_attr_int64(g, "extension_version", 2);
+}
+
+static void damaged_extensions(void **state) {
+    (void)state;
+    expect_refused(fewer_calls, SP_ERR_DAMAGED, "the histograms of region");
+    expect_refused(unsorted_buckets, SP_ERR_DAMAGED, "bucket indices must ascend");
+    expect_refused(later_parent, SP_ERR_DAMAGED, "parents[0]");
+    expect_refused(newer_version, SP_ERR_SCHEMA_TOO_NEW, "extension_version 2");
+}
+
+int main(void) {
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(percentiles_from_histograms),
+        cmocka_unit_test(python_layout_without_histograms),
+        cmocka_unit_test(damaged_extensions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
