@@ -146,6 +146,9 @@ typedef struct sp_comparison {
     const char **only_b;
     size_t num_selected; /* rows before the threshold */
     size_t num_common;   /* of those, rows held by both sides */
+    /* Relative error bound of each side's metric values: 0 exact; for p50/p95/p99
+     * of aggregate files, the histograms' bound (sp_results_percentile_error). */
+    double error_a, error_b;
 } sp_comparison;
 
 /**

@@ -494,12 +494,12 @@ SP_API sp_status sp_write_summary_json(const sp_results *results, FILE *out,
  *  when the file has no thread ids (single-threaded ranks). */
 typedef struct sp_thread_summary {
     uint32_t rank;
-    int64_t index;      /* the thread id its calls carry */
-    const char *name;   /* "" when unnamed or unknown */
-    int64_t native_id;  /* the OS thread id, -1 when unknown */
-    double wall_time;   /* last activity - first activity, s; NaN when unknown */
-    double cpu_time;    /* CPU time of the thread, s; NaN when unknown */
-    uint64_t num_calls; /* calls of every region on this lane */
+    int64_t index;          /* the thread id its calls carry */
+    const char *name;       /* "" when unnamed or unknown */
+    int64_t native_id;      /* the OS thread id, -1 when unknown */
+    double wall_time;       /* last activity - first activity, s; NaN when unknown */
+    double cpu_time;        /* CPU time of the thread, s; NaN when unknown */
+    uint64_t num_calls;     /* calls of every region on this lane */
     double time_in_regions; /* union of its calls' intervals, s (nesting counted once) */
 } sp_thread_summary;
 

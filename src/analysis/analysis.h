@@ -62,7 +62,9 @@ typedef struct sp_table_row {
     uint64_t calls;
     int has_timing; /* 0: total/avg/min/... are None ("-") */
     double total, avg, min, max, std, p50, p95, p99;
-    int has_percentiles; /* 0: p50/p95/p99 are None (no calls, or an aggregate-layout file) */
+    int has_percentiles;     /* 0: p50/p95/p99 are None (no calls, or an aggregate-layout file
+                                without histograms) */
+    double percentile_error; /* their relative error bound: 0 exact, else from histograms */
     int has_first_last;
     double first, last;
     int has_exclusive;

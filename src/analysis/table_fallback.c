@@ -95,6 +95,7 @@ static sp_status fallback_row(const sp_mpi_region *reg, const sp_compiled_filter
     row->calls = p.calls;
     row->has_timing = row->has_first_last = p.has_timing;
     row->has_percentiles = p.has_percentiles;
+    row->percentile_error = p.percentile_error;
     row->total = p.total_psum;
     row->avg = p.average;
     row->min = sp_seconds(p.min_ns);

@@ -162,6 +162,16 @@ static sp_status check_options(size_t num_a, size_t num_b, const sp_compare_opti
     return SP_OK;
 }
 
+/* The largest percentile error bound of a side's runs (percentile metrics only). */
+static double side_error(const sp_results *const *runs, size_t n, sp_metric m) {
+    double worst = 0.0;
+    for (size_t i = 0; sp_metric_needs_events(m) && i < n; i++) {
+        double e = sp_results_percentile_error(runs[i]);
+        if (e > worst) worst = e;
+    }
+    return worst;
+}
+
 sp_comparison *sp_compare(const sp_results *const *a, size_t num_a, const sp_results *const *b,
                           size_t num_b, const sp_compare_options *options, sp_error *err) {
     sp_error local;
@@ -179,6 +189,8 @@ sp_comparison *sp_compare(const sp_results *const *a, size_t num_a, const sp_res
     c->metric = o.metric;
     c->by = o.by;
     c->level = level;
+    c->error_a = side_error(a, num_a, o.metric);
+    c->error_b = side_error(b, num_b, o.metric);
     cmp_side sa, sb;
     memset(&sb, 0, sizeof sb);
     sp_status st = cmp_side_build(a, num_a, &o, &sa, err);

@@ -52,7 +52,8 @@ sp_status cmp_path_entries(const sp_results *r, const sp_compare_options *o, cmp
                            sp_error *err) {
     out->items = NULL;
     out->count = 0;
-    if (sp_metric_needs_events(o->metric) && !sp_results_has_events(r))
+    if (sp_metric_needs_events(o->metric) && !sp_results_has_events(r) &&
+        isnan(sp_results_percentile_error(r))) /* neither calls nor histograms */
         return sp_error_set(err, SP_ERR_UNAVAILABLE,
                             "%s holds no per-call data (aggregate file): the metric %s needs "
                             "per-call durations (use total, avg, min, max, calls or imbalance)",

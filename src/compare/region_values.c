@@ -147,7 +147,8 @@ sp_status cmp_region_entries(const sp_results *r, const sp_compare_options *o, c
                              sp_error *err) {
     out->items = NULL;
     out->count = 0;
-    if (sp_metric_needs_events(o->metric) && !sp_results_has_events(r))
+    if (sp_metric_needs_events(o->metric) && !sp_results_has_events(r) &&
+        isnan(sp_results_percentile_error(r))) /* neither calls nor histograms */
         return unavailable(r, o->metric, err);
     size_t n = 0;
     const sp_mpi_region **regions = sp_results_get_regions(r, &o->filter, &n, err);

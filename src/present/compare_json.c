@@ -92,6 +92,8 @@ char *sp_compare_json(const sp_comparison *c, const sp_compare_doc *doc) {
          sp_json_add_string(o, "metric", sp_metric_name(c->metric)) &&
          sp_json_add_string(o, "by", c->by == SP_COMPARE_BY_PATH ? "path" : "region");
     if (ok && doc->significance) ok = sp_json_add_double(o, "level", c->level);
+    if (ok && c->error_a > 0.0) ok = sp_json_add_double(o, "relative_error_a", c->error_a);
+    if (ok && c->error_b > 0.0) ok = sp_json_add_double(o, "relative_error_b", c->error_b);
     if (ok && doc->check) ok = add_check(o, c, doc->check);
     if (ok) {
         ok = sp_json_add(o, "rows", rows);

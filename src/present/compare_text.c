@@ -114,5 +114,14 @@ void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
         names_line(out, "  Only in a: ", c->only_a, c->num_only_a);
     }
     if (c->num_only_b) names_line(out, "  Only in b: ", c->only_b, c->num_only_b);
+    for (int side = 0; side < 2; side++) {
+        double e = side ? c->error_b : c->error_a;
+        if (e > 0.0)
+            sp_textbuf_printf(out,
+                              "%s  %s (%c) from duration histograms: within \xc2\xb1%.2g %% of "
+                              "the exact values\n",
+                              side == 1 && c->error_a > 0.0 ? "" : "\n", sp_metric_name(c->metric),
+                              side ? 'b' : 'a', 100.0 * e);
+    }
     sp_textbuf_putc(out, '\n');
 }

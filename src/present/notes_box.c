@@ -71,9 +71,12 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
     if (rows->count > 1)
         add_text(ns, "Regions may nest, so the summed total can exceed the wall-clock time.");
     int recursive = 0, untimed = 0;
+    double percentile_error = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
         recursive |= rows->rows[i].recursive;
         untimed |= !rows->rows[i].has_timing;
+        if (rows->rows[i].has_percentiles && rows->rows[i].percentile_error > percentile_error)
+            percentile_error = rows->rows[i].percentile_error;
     }
     if (recursive)
         add_text(ns, ctx->ascii ? "(r) Recursive rows aggregate all invocations of that region."
@@ -84,6 +87,14 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
                          ? "% session uses exclusive time for each region."
                          : "% session uses wall-clock coverage; overlapping recursive calls "
                            "count once.");
+    if (percentile_error > 0.0 && ctx->shows_percentiles) {
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_textbuf_printf(&b,
+                          "p50/p95/p99 come from duration histograms: within %s%.2g %% of the "
+                          "exact values.",
+                          ctx->ascii ? "+-" : "\xc2\xb1", 100.0 * percentile_error);
+        add(ns, &b);
+    }
     if (untimed)
         add_text(ns, "Regions shown without timing recorded no calls on the selected ranks.");
 }
@@ -102,7 +113,8 @@ void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_con
         }
         /* commands stay whole (copyable): a line longer than the fitted box
          * goes past its right edge instead of being cut */
-        if (ctx->max_width && w + 6 > ctx->max_width) w = ctx->max_width > 26 ? ctx->max_width - 6 : 20;
+        if (ctx->max_width && w + 6 > ctx->max_width)
+            w = ctx->max_width > 26 ? ctx->max_width - 6 : 20;
         sp_textbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
         sp_textbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
         sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");

@@ -45,6 +45,9 @@ static struct json_object *row_object(const sp_summary_row *row, const sp_summar
         }
         }
     }
+    /* percentiles from an aggregate file's histograms carry their error bound */
+    if (ok && row->has_percentiles && row->percentile_error > 0.0)
+        ok = sp_json_add_double(obj, "percentile_relative_error", row->percentile_error);
     if (!ok) {
         json_object_put(obj);
         return NULL;

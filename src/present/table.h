@@ -36,7 +36,7 @@ typedef enum sp_table_column {
     SP_COL_P95,
     SP_COL_P99,
     SP_COL_IMBALANCE,
-    SP_COL_SLOWEST,          /* docs/parallel.md */
+    SP_COL_SLOWEST, /* docs/parallel.md */
     SP_COL_LOAD_BALANCE,
     SP_COL_THREADS,
     SP_COL_THREAD_IMBALANCE,
@@ -101,7 +101,8 @@ typedef struct sp_notes_context {
     const char *file_path; /* command hints for this file; NULL = none */
     int exclusive_mode;
     int ascii;
-    size_t max_width; /* nonzero: the box fits; longer lines run past its edge */
+    size_t max_width;      /* nonzero: the box fits; longer lines run past its edge */
+    int shows_percentiles; /* a p50/p95/p99 column is shown (their error bound is noted) */
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */
@@ -123,8 +124,8 @@ typedef struct sp_table_format {
 
 /* Formats the rows into text (the table, the notes unless suppressed, the
  * final empty line). SP_ERR_OUT_OF_MEMORY is the only error. */
-sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows, const sp_table_format *fmt,
-                               sp_error *err);
+sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
+                               const sp_table_format *fmt, sp_error *err);
 
 /* sp_print_summary() showing at most max_rows rows (0: all, and then any depth),
  * none deeper than 23 levels; a line under the table says how many it left out. */

@@ -94,8 +94,7 @@ static int fit_width(cell_grid *g, const char *const *headers, size_t ncols, siz
 }
 
 /* Display width of each column, as sp_table_layout computes it. */
-static void column_widths(const cell_grid *g, const char *const *headers, size_t ncols,
-                          size_t *w) {
+static void column_widths(const cell_grid *g, const char *const *headers, size_t ncols, size_t *w) {
     for (size_t j = 0; j < ncols; j++) {
         w[j] = sp_utf8_length(headers[j]) + 2;
         for (size_t i = 0; i < g->nrows; i++) {
@@ -187,8 +186,15 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
             out, "  (%zu more row(s) not shown; scope-profiler inspect %s shows them all)\n",
             fmt->rows_left_out, fmt->file_path ? fmt->file_path : "FILE");
     if (!fmt->suppress_notes) {
-        sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL, fmt->file_path,
-                                 fmt->exclusive_mode, fmt->ascii, fmt->max_width};
+        sp_notes_context nctx = {fmt->title && *fmt->title ? fmt->title : NULL,
+                                 fmt->file_path,
+                                 fmt->exclusive_mode,
+                                 fmt->ascii,
+                                 fmt->max_width,
+                                 0};
+        for (size_t j = 0; j < ncols; j++)
+            nctx.shows_percentiles |=
+                cols[j] == SP_COL_P50 || cols[j] == SP_COL_P95 || cols[j] == SP_COL_P99;
         sp_textbuf_putc(out, '\n');
         sp_notes_box(out, rows, &nctx);
     }

@@ -1,10 +1,9 @@
 /*
  * Aggregate files (FORMAT.md §3) with and without our histogram extension
- * (docs/format.md, /scope_profiler_c/histograms): written here with HDF5 as
- * the Python package lays them out, read through the API. With histograms,
- * p50/p95/p99 come from them (equal to the merged histograms' percentiles,
- * within 1/128 of the exact ones of the same calls); without, they are n/a.
- * Damaged extensions are refused.
+ * (docs/format.md, /scope_profiler_c/histograms), written with
+ * sp_write_aggregate_model as the Python package lays them out, read through the API. With
+ * histograms, p50/p95/p99 come from them (equal to the merged histograms' percentiles, within 1/128
+ * of the exact ones of the same calls); without, they are n/a. Damaged extensions are refused.
  */
 #include <hdf5.h>
 #include <math.h>
@@ -20,7 +19,7 @@
 
 #include "analysis/analysis.h"
 #include "format/h5_write.h"
-#include "format/write_histograms.h"
+#include "format/write_aggregate.h"
 #include "model_builder.h"
 
 static const char *const REGIONS[] = {"step", "solve"};
@@ -69,53 +68,6 @@ static void add_histograms(sp_model *m, const mb_call *calls, size_t n) {
     }
 }
 
-static void write_u32(hid_t g, const char *name, const uint32_t *v, size_t n) {
-    assert_int_equal(sp_h5_write_array(g, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, v, n), 0);
-}
-static void write_i64(hid_t g, const char *name, const int64_t *v, size_t n) {
-    assert_int_equal(sp_h5_write_array(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, v, n), 0);
-}
-
-/* FORMAT.md §3: aggregate_* columns, no events; plus the histograms when the model has them. */
-static void write_aggregate(const sp_model *m, const char *path) {
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(f >= 0);
-    assert_int_equal(sp_h5_attr_int64(f, "scope_profiler_schema", 3), 0);
-    assert_int_equal(sp_h5_attr_string(f, "storage_layout", "aggregate"), 0);
-    hid_t meta = H5Gcreate2(f, "metadata", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    assert_int_equal(sp_h5_attr_int64(meta, "mpi_size", 2), 0);
-    H5Gclose(meta);
-    hid_t rt = H5Gcreate2(f, "region_table", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    assert_int_equal(
-        sp_h5_write_strings(rt, "names", (const char *const *)m->region_names, m->num_regions), 0);
-    H5Gclose(rt);
-    hid_t ix = H5Gcreate2(f, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    size_t n = m->num_rows;
-    uint32_t u[16];
-    int64_t v[5][16];
-    assert_true(n <= 16);
-    for (size_t i = 0; i < n; i++) {
-        const sp_model_row *r = &m->rows[i];
-        v[0][i] = (int64_t)r->count;
-        v[1][i] = r->stats.total;
-        v[2][i] = r->stats.minimum;
-        v[3][i] = r->stats.maximum;
-        u[i] = r->region;
-    }
-    write_u32(ix, "region_ids", u, n);
-    for (size_t i = 0; i < n; i++)
-        u[i] = m->rows[i].rank;
-    write_u32(ix, "ranks", u, n);
-    assert_int_equal(
-        sp_h5_write_array(ix, "aggregate_counts", H5T_STD_U64LE, H5T_NATIVE_INT64, v[0], n), 0);
-    write_i64(ix, "aggregate_totals", v[1], n);
-    write_i64(ix, "aggregate_minimums", v[2], n);
-    write_i64(ix, "aggregate_maximums", v[3], n);
-    H5Gclose(ix);
-    assert_int_equal(sp_write_histograms(f, m), 0);
-    assert_true(H5Fclose(f) >= 0);
-}
-
 typedef struct fixture {
     char path[64];
     sp_model columnar; /* the same calls with events, for the exact percentiles */
@@ -140,7 +92,9 @@ static void make(fixture *fx, int with_histograms) {
     int fd = mkstemp(fx->path);
     assert_true(fd >= 0);
     close(fd);
-    write_aggregate(&fx->aggregate, fx->path);
+    sp_error err = {0};
+    if (sp_write_aggregate_model(&fx->aggregate, fx->path, &err) != SP_OK)
+        fail_msg("%s", err.message);
 }
 
 static void release(fixture *fx) {

@@ -13,6 +13,7 @@
  *   cb_rank{0,1}.h5      C-backend style: rows on rank 0, metadata mpi_rank
  *   dup_a.h5, dup_b.h5   both rank 1 (merge must refuse them)
  *   gap.rank{0,2}.h5     ranks 0 and 2 only (merge warns)
+ *   aggregate_hist.h5    aggregate layout with our duration histograms (2 ranks)
  *   notes.txt            a text file (not a profile)
  *   out/                 where the cases write their outputs
  *
@@ -24,6 +25,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "format/write_aggregate.h"
 #include "format/writer.h"
 #include "model/model.h"
 
@@ -287,6 +289,40 @@ static void make_one_rank(const char *dir, const char *name, uint32_t rank, int6
     write_file(dir, name, &m);
 }
 
+/* The aggregate layout with one histogram per (rank, region) (top-level
+ * paths, thread 0): 100 calls of "work" per rank, 1..100 ms (rank 1 twice as
+ * long), 10 of "io", 1..10 ms (twice on rank 1). */
+static void make_aggregate_hist(const char *dir) {
+    static const char *const names[] = {"work", "io"};
+    call calls[220];
+    size_t n = 0;
+    for (uint32_t rank = 0; rank < 2; rank++)
+        for (int i = 0; i < 110; i++) {
+            int64_t t = T0 + (int64_t)i * 300 * MS,
+                    d = (i < 100 ? i + 1 : i - 99) * MS * (rank + 1);
+            calls[n++] = (call){i < 100 ? 0 : 1, rank, t, t + d, NO_THREAD};
+        }
+    sp_model m;
+    build(&m, names, COUNT(names), calls, n);
+    meta_run(&m, "aggregate", T0, T0 + 40000 * MS);
+    sp_model_meta_int(&m, "mpi_size", 2);
+    m.hists = calloc(m.num_rows, sizeof *m.hists);
+    check(m.hists != NULL, "calloc");
+    for (size_t i = 0; i < m.num_rows; i++) {
+        const sp_model_row *r = &m.rows[i];
+        sp_model_hist *h = &m.hists[m.num_hists++];
+        *h = (sp_model_hist){r->rank, 0, r->region, -1, SP_HIST_INIT};
+        for (uint64_t e = r->offset; e < r->offset + r->count; e++)
+            check(sp_hist_add(&h->hist, m.durations[e]) == SP_OK, "histogram");
+    }
+    m.layout = SP_LAYOUT_AGGREGATE;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/aggregate_hist.h5", dir);
+    sp_error err = {0};
+    check(sp_write_aggregate_model(&m, path, &err) == SP_OK, "aggregate_hist.h5");
+    sp_model_clear(&m);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_profiles DIR\n");
@@ -311,6 +347,7 @@ int main(int argc, char **argv) {
     make_one_rank(dir, "dup_b.h5", 1, -1);
     make_one_rank(dir, "gap.rank0.h5", 0, -1);
     make_one_rank(dir, "gap.rank2.h5", 2, -1);
+    make_aggregate_hist(dir);
     char path[4096];
     snprintf(path, sizeof path, "%s/notes.txt", dir);
     FILE *f = fopen(path, "w");

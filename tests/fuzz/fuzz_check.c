@@ -41,6 +41,30 @@ static void check_row_events(const sp_model *m, const sp_model_row *r) {
     }
 }
 
+/* Histograms: well-formed windows, parents earlier on the same lane, and
+ * together exactly the calls of every index row. */
+static void check_histograms(const sp_model *m) {
+    FZ_CHECK(m->num_hists == 0 || m->hists != NULL);
+    uint64_t calls = 0, in_hists = 0;
+    for (size_t i = 0; i < m->num_rows; i++)
+        calls += m->rows[i].count;
+    for (size_t i = 0; i < m->num_hists; i++) {
+        const sp_model_hist *h = &m->hists[i];
+        uint64_t sum = 0;
+        FZ_CHECK(h->region < m->num_regions && h->thread >= -1);
+        FZ_CHECK(h->parent >= -1 && h->parent < (int64_t)i);
+        FZ_CHECK(h->hist.counts && h->hist.lo < h->hist.hi && h->hist.hi <= SP_HIST_NUM_BUCKETS);
+        for (uint32_t b = h->hist.lo; b < h->hist.hi; b++)
+            sum += h->hist.counts[b - h->hist.lo];
+        FZ_CHECK(sum == h->hist.count && sum > 0);
+        FZ_CHECK(h->hist.min <= h->hist.max && h->hist.min >= 0);
+        double p = sp_hist_percentile(&h->hist, 50.0);
+        FZ_CHECK(p >= (double)h->hist.min && p <= (double)h->hist.max);
+        in_hists += sum;
+    }
+    FZ_CHECK(m->num_hists == 0 || in_hists == calls);
+}
+
 void fz_check_model(const sp_model *m) {
     sp_error err;
     FZ_CHECK(m->schema >= 1 && m->schema <= 3);
@@ -60,6 +84,7 @@ void fz_check_model(const sp_model *m) {
         FZ_CHECK(m->thread_ids[i] >= -1);
     FZ_CHECK(m->num_threads == 0 || m->threads != NULL);
     FZ_CHECK(m->num_clock_offsets == 0 || m->clock_offsets != NULL);
+    check_histograms(m);
 }
 
 /* --- round trip ------------------------------------------------------------- */

@@ -82,6 +82,13 @@ int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
         sp_results *r = sp_read(scratch, &err);
         FZ_CHECK(r != NULL);
         FZ_CHECK(sp_results_num_regions(r) == m.num_regions);
+        if (m.num_hists) { /* percentiles from the histograms, pooled and per rank */
+            sp_summary_rows *rows = sp_results_summary(r, NULL, 1, &err);
+            FZ_CHECK(rows != NULL);
+            for (size_t i = 0; i < rows->count; i++)
+                FZ_CHECK(rows->rows[i].has_percentiles && rows->rows[i].percentile_error > 0);
+            sp_summary_rows_free(rows);
+        }
         sp_results_free(r);
     }
     sp_model_clear(&m);
