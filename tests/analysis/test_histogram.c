@@ -118,7 +118,7 @@ static void bucket_layout(void **state) {
         int64_t low = sp_hist_bucket_low(i), w = sp_hist_bucket_width(i);
         assert_true(64 * w <= low);
         assert_int_equal(sp_hist_bucket(low), i);
-        assert_int_equal(sp_hist_bucket(low + w - 1), i);
+        assert_int_equal(sp_hist_bucket(low + (w - 1)), i);
         if (i + 1 < SP_HIST_NUM_BUCKETS) assert_int_equal(sp_hist_bucket_low(i + 1), low + w);
     }
     assert_int_equal(sp_hist_bucket(INT64_MAX), SP_HIST_NUM_BUCKETS - 1);
