@@ -297,13 +297,27 @@ static inline void sp_end_at(sp_region_t region, const char *file, int line) {
 static inline void sp_begin_name_at(const char *name, const char *file, int line) {
     if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_name_(name, file, line);
 }
+#if defined(__GNUC__)
+/* A name the compiler knows (a string literal) gets its handle cached at the
+ * call site, as SP_REGION does: then a by-name pair costs a handle pair. */
+#define sp_begin_name(name)                                                                        \
+    (__builtin_constant_p(name) ? sp_begin(SP_INTERNAL_NAME_SITE_(name))                          \
+                                : sp_begin_name_at((name), __FILE__, __LINE__))
+#else
 #define sp_begin_name(name) sp_begin_name_at((name), __FILE__, __LINE__)
+#endif
 
 /** sp_end() by name. */
 static inline void sp_end_name_at(const char *name, const char *file, int line) {
     if (SP_INTERNAL_ACTIVE_()) sp_internal_end_name_(name, file, line);
 }
+#if defined(__GNUC__)
+#define sp_end_name(name)                                                                          \
+    (__builtin_constant_p(name) ? sp_end_at(SP_INTERNAL_NAME_SITE_(name), __FILE__, __LINE__)     \
+                                : sp_end_name_at((name), __FILE__, __LINE__))
+#else
 #define sp_end_name(name) sp_end_name_at((name), __FILE__, __LINE__)
+#endif
 
 /* --- Scoped macros -------------------------------------------------------- */
 
@@ -343,6 +357,28 @@ static inline void sp_internal_scope_end_(sp_internal_scope_ *s) {
         static sp_region_t sp_site_handle_;                                                        \
         sp_region_t sp_h_ = __atomic_load_n(&sp_site_handle_, __ATOMIC_RELAXED);                   \
         sp_h_ ? sp_h_ : sp_internal_site_(&sp_site_handle_, (name), __FILE__, __LINE__);           \
+    })
+
+/* The by-name macros' call-site cache: the first literal seen at the site and
+ * its handle, written once (under a lock) and then only read. A site that
+ * sees another literal (an inline function called with several) looks that
+ * one up by name every time. */
+typedef struct sp_internal_name_site_ {
+    const char *key;
+    sp_region_t handle;
+} sp_internal_name_site_t_;
+SP_API sp_region_t sp_internal_name_site_(sp_internal_name_site_t_ *site, const char *name,
+                                          const char *file, int line);
+/* The same pointer (a function, so that comparing with a literal does not warn). */
+static inline int sp_internal_same_pointer_(const char *a, const char *b) {
+    return a == b;
+}
+#define SP_INTERNAL_NAME_SITE_(name)                                                               \
+    __extension__({                                                                                \
+        static sp_internal_name_site_t_ sp_name_site_;                                             \
+        sp_internal_same_pointer_(__atomic_load_n(&sp_name_site_.key, __ATOMIC_ACQUIRE), (name))   \
+            ? sp_name_site_.handle                                                                 \
+            : sp_internal_name_site_(&sp_name_site_, (name), __FILE__, __LINE__);                  \
     })
 
 /**

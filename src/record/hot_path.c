@@ -4,6 +4,7 @@
  * start ticks; an end pops it and stores the end ticks. Anything unusual
  * (first call, full chunk, deep stack, mismatch) goes to a slow path.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,17 @@ void sp_internal_begin_name_(const char *name, const char *file, int line) {
 }
 
 void sp_internal_end_name_(const char *name, const char *file, int line) {
+    /* Usually the name ends the innermost open call: compare with its name
+     * and skip the cache probe. */
+    sp_thread *t = sp_current_thread;
+    if (LIKELY(t != NULL && name != NULL && t->depth > 0)) {
+        sp_region_t innermost = t->stack[t->depth - 1].region;
+        const char *canonical = sp_registry_name(innermost);
+        if (LIKELY(canonical != NULL && strcmp(canonical, name) == 0)) {
+            sp_internal_end_(innermost, file, line);
+            return;
+        }
+    }
     sp_region_t region = lookup_name(name, file, line, 0);
     if (region == SP_REGION_NONE && name) {
         /* Never registered, so never opened: report it under a registered name. */
@@ -273,6 +285,20 @@ sp_status sp_reserve(sp_region_t region, uint64_t calls) {
     int ok = sp_thread_reserve(t, region, calls);
     sp_quiesce_leave(t);
     return ok ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+}
+
+sp_region_t sp_internal_name_site_(sp_internal_name_site_t_ *site, const char *name,
+                                   const char *file, int line) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    sp_region_t region = lookup_name(name, file, line, 1);
+    if (!region || __atomic_load_n(&site->key, __ATOMIC_ACQUIRE)) return region;
+    pthread_mutex_lock(&lock);
+    if (!site->key) { /* written once: the handle first, then the key that publishes it */
+        site->handle = region;
+        __atomic_store_n(&site->key, name, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    return region;
 }
 
 sp_region_t sp_internal_site_(sp_region_t *slot, const char *name, const char *file, int line) {
