@@ -38,10 +38,14 @@ static int compare_threads(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* Ticks as ns on the CLOCK_MONOTONIC timeline; -1 when they cannot be
+ * (damage: before 0 or beyond int64). */
 static int64_t to_ns(const sp_journal *j, uint64_t ticks) {
-    if (!j->header.clock_is_tsc) return (int64_t)ticks;
-    double delta = (double)(int64_t)(ticks - j->header.first_ticks) * j->ns_per_tick;
-    return j->header.first_ns + (int64_t)(delta + (delta >= 0 ? 0.5 : -0.5));
+    if (!j->header.clock_is_tsc) return ticks > (uint64_t)INT64_MAX / 2 ? -1 : (int64_t)ticks;
+    double ns = (double)j->header.first_ns +
+                (double)(int64_t)(ticks - j->header.first_ticks) * j->ns_per_tick;
+    if (!(ns >= 0.0 && ns < 4.0e18)) return -1;
+    return (int64_t)(ns + 0.5);
 }
 
 static slot slot_at(const sp_journal *j, const sp_journal_chunk_ref *c, uint32_t i) {
@@ -61,7 +65,8 @@ static uint64_t count_calls(sp_journal *j, size_t a, size_t b, sp_recover_report
             if (!s.end && !s.start) continue;
             if (!s.end) {
                 report->open_calls++;
-            } else if (!s.start || (j->header.clock_is_tsc && s.end < s.start)) {
+            } else if (!s.start || (j->header.clock_is_tsc && s.end < s.start) ||
+                       to_ns(j, s.start) < 0 || to_ns(j, s.end) < to_ns(j, s.start)) {
                 j->bad_calls++;
             } else if (!named) {
                 j->unnamed_calls++;
@@ -171,8 +176,9 @@ sp_status sp_journal_build_model(sp_journal *const *js, size_t n, sp_model *m,
     /* pass 1: sort, count */
     for (size_t k = 0; k < n; k++) {
         sp_journal *j = js[k];
-        qsort(j->chunks, j->num_chunks, sizeof *j->chunks, compare_chunks);
-        qsort(j->threads, j->num_threads, sizeof *j->threads, compare_threads);
+        if (j->num_chunks) qsort(j->chunks, j->num_chunks, sizeof *j->chunks, compare_chunks);
+        if (j->num_threads)
+            qsort(j->threads, j->num_threads, sizeof *j->threads, compare_threads);
         threads_total += j->num_threads;
         several_threads |= j->num_threads > 1;
         for (size_t a = 0, b; a < j->num_chunks; a = b) {
@@ -223,14 +229,16 @@ sp_status sp_journal_build_model(sp_journal *const *js, size_t n, sp_model *m,
                     slot s = slot_at(j, ref, i);
                     if (!s.end || !s.start || (j->header.clock_is_tsc && s.end < s.start))
                         continue;
-                    scratch[count].start = to_ns(j, s.start);
-                    scratch[count].end = to_ns(j, s.end);
+                    int64_t start = to_ns(j, s.start), end = to_ns(j, s.end);
+                    if (start < 0 || end < start) continue; /* counted as bad in pass 1 */
+                    scratch[count].start = start;
+                    scratch[count].end = end;
                     scratch[count].thread = lane;
                     count++;
                 }
             }
             if (!count) continue;
-            if (mixed) qsort(scratch, count, sizeof *scratch, compare_pending);
+            if (mixed && count > 1) qsort(scratch, count, sizeof *scratch, compare_pending);
             long id = name_index(&names, j->regions[region].name);
             if (id < 0) goto done;
             for (size_t i = 0; i < count; i++) {
