@@ -29,6 +29,11 @@ sp_status sp_hist_add_bucket(sp_hist *h, uint32_t b, uint64_t n) {
     return SP_OK;
 }
 
+sp_status sp_hist_reserve(sp_hist *h, int64_t lo_ns, int64_t hi_ns) {
+    uint32_t lo = sp_hist_bucket(lo_ns), hi = sp_hist_bucket(hi_ns);
+    return widen(h, lo < hi ? lo : hi, (lo < hi ? hi : lo) + 1);
+}
+
 sp_status sp_hist_merge(sp_hist *dst, const sp_hist *src) {
     if (src->count == 0) return SP_OK;
     sp_status st = widen(dst, src->lo, src->hi);

@@ -58,6 +58,10 @@ static inline int64_t sp_hist_bucket_width(uint32_t i) {
 /* Adds n values into bucket b, growing the window (SP_ERR_OUT_OF_MEMORY). */
 SP_INTERNAL_API sp_status sp_hist_add_bucket(sp_hist *h, uint32_t b, uint64_t n);
 
+/* Makes the window cover the buckets of lo_ns..hi_ns (and what it held), so
+ * that adding values in that range never allocates (SP_ERR_OUT_OF_MEMORY). */
+SP_INTERNAL_API sp_status sp_hist_reserve(sp_hist *h, int64_t lo_ns, int64_t hi_ns);
+
 /* Adds one value: a few ns when its bucket is inside the window. */
 static inline sp_status sp_hist_add(sp_hist *h, int64_t v) {
     uint32_t b = sp_hist_bucket(v);

@@ -167,11 +167,41 @@ static void merge_equals_union(void **state) {
     sp_hist_free(&reversed);
 }
 
+/* A reserved window takes values in its range without moving; an empty
+ * reserved histogram still reads as empty and merges as nothing. */
+static void reserve_window(void **state) {
+    (void)state;
+    sp_hist h = SP_HIST_INIT, plain = SP_HIST_INIT;
+    assert_int_equal(sp_hist_reserve(&h, 1000, 1000000), SP_OK);
+    const uint64_t *counts = h.counts;
+    uint32_t lo = h.lo, hi = h.hi;
+    assert_int_equal(lo, sp_hist_bucket(1000));
+    assert_int_equal(hi, sp_hist_bucket(1000000) + 1);
+    assert_int_equal(h.count, 0);
+    assert_true(isnan(sp_hist_percentile(&h, 50)));
+    for (int64_t v = 1000; v <= 1000000; v += 997) {
+        assert_int_equal(sp_hist_add(&h, v), SP_OK);
+        assert_int_equal(sp_hist_add(&plain, v), SP_OK);
+    }
+    assert_ptr_equal(h.counts, counts); /* no reallocation */
+    assert_int_equal(h.lo, lo);
+    assert_int_equal(h.hi, hi);
+    assert_true(sp_hist_equal(&h, &plain));
+    sp_hist empty = SP_HIST_INIT, reserved = SP_HIST_INIT;
+    assert_int_equal(sp_hist_reserve(&reserved, 5, 7), SP_OK);
+    assert_int_equal(sp_hist_merge(&empty, &reserved), SP_OK);
+    assert_int_equal(empty.count, 0);
+    sp_hist_free(&h);
+    sp_hist_free(&plain);
+    sp_hist_free(&empty);
+    sp_hist_free(&reserved);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bucket_layout),      cmocka_unit_test(uniform_workload),
         cmocka_unit_test(lognormal_workload), cmocka_unit_test(bimodal_workload),
-        cmocka_unit_test(merge_equals_union),
+        cmocka_unit_test(merge_equals_union), cmocka_unit_test(reserve_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
