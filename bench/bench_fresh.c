@@ -126,7 +126,8 @@ int main(int argc, char **argv) {
             printf("%-7s %-17s pair %6.2f ns, two TSC reads %6.2f ns: %.2fx the reads "
                    "(target %s)\n",
                    journal ? "journal" : "memory", reserve ? "with sp_reserve" : "no sp_reserve",
-                   pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2], reserve ? "<= 1.1x" : "<= 1.2x");
+                   pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2],
+                   reserve ? "<= 1.1x" : "<= 1.2x");
         }
     }
     return 0;

@@ -168,8 +168,9 @@ static int run(const cli_list *files, const char *out_path) {
         cli_error_sp(&err);
         goto done;
     }
-    fprintf(stderr, "scope-profiler: recovered %llu call(s) of %zu process(es) into %s (marked "
-                    "incomplete)\n",
+    fprintf(stderr,
+            "scope-profiler: recovered %llu call(s) of %zu process(es) into %s (marked "
+            "incomplete)\n",
             (unsigned long long)report.calls, n, out_path);
     rc = CLI_EXIT_OK;
 done:

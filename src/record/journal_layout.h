@@ -67,11 +67,11 @@ typedef struct sp_journal_header {
 typedef struct sp_journal_block {
     uint32_t magic;
     uint32_t kind;
-    uint32_t thread;    /* chunk blocks: the thread's index in this session */
+    uint32_t thread; /* chunk blocks: the thread's index in this session */
     uint32_t reserved0;
-    uint64_t size;      /* bytes, header included, a multiple of SP_JOURNAL_ALIGN */
-    uint64_t offset;    /* where the block starts (a torn copy elsewhere is refused) */
-    int64_t native_id;  /* chunk blocks: the thread's kernel id */
+    uint64_t size;     /* bytes, header included, a multiple of SP_JOURNAL_ALIGN */
+    uint64_t offset;   /* where the block starts (a torn copy elsewhere is refused) */
+    int64_t native_id; /* chunk blocks: the thread's kernel id */
     uint64_t reserved1[2];
     uint64_t check;
 } sp_journal_block;

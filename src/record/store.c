@@ -148,7 +148,8 @@ static int take_block(uint64_t size, sp_store_block *out) {
         }
         char *p = map_memory(size);
         if (!p) return 0;
-        long huge_before = huge_pages_work < 0 && size >= SP_STORE_BLOCK_BYTES ? anon_huge_kib() : -1;
+        long huge_before =
+            huge_pages_work < 0 && size >= SP_STORE_BLOCK_BYTES ? anon_huge_kib() : -1;
         populate(p, size);
         if (huge_before >= 0) huge_pages_work = anon_huge_kib() > huge_before;
         out->base = p;
@@ -193,7 +194,8 @@ static void write_names(uint32_t upto) {
                 size *= 2;
             sp_store_block b;
             memset(&b, 0, sizeof b);
-            if (!take_block(size, &b) || b.offset < 0 || b.size < bytes + sizeof(sp_journal_block)) {
+            if (!take_block(size, &b) || b.offset < 0 ||
+                b.size < bytes + sizeof(sp_journal_block)) {
                 if (b.base) {
                     munmap(b.base, b.size);
                     bytes_taken -= b.size;
@@ -273,7 +275,8 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
     h.check = sp_journal_check(&h, offsetof(sp_journal_chunk, check), seed);
     /* the magic last: a header without it is never taken for a whole one */
-    memcpy((char *)c + sizeof h.magic, (const char *)&h + sizeof h.magic, sizeof h - sizeof h.magic);
+    memcpy((char *)c + sizeof h.magic, (const char *)&h + sizeof h.magic,
+           sizeof h - sizeof h.magic);
     __atomic_store_n(&c->magic, SP_CHUNK_MAGIC, __ATOMIC_RELEASE);
     last->used += header_bytes + slots * sizeof(sp_event_slot);
     *got = (uint32_t)slots;

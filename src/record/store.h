@@ -22,8 +22,8 @@ struct sp_event_slot;
 typedef struct sp_store_block {
     char *base;
     uint64_t size;
-    uint64_t used;      /* bytes carved so far, the block header included */
-    int64_t offset;     /* in the journal, or -1 for an anonymous block */
+    uint64_t used;  /* bytes carved so far, the block header included */
+    int64_t offset; /* in the journal, or -1 for an anonymous block */
 } sp_store_block;
 
 /* Starts the store of a session (journal or memory, cfg->journal and the

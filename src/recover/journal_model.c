@@ -145,8 +145,8 @@ static sp_status meta(sp_model *m, const sp_journal *const *js, size_t n, uint64
         sp_journal_ending_text(js[i], one, sizeof one);
         if (n > 1)
             used += (size_t)snprintf(joined + used, used < sizeof joined ? sizeof joined - used : 0,
-                                     "%srank %lld: %s", i ? "; " : "", (long long)js[i]->header.rank,
-                                     one);
+                                     "%srank %lld: %s", i ? "; " : "",
+                                     (long long)js[i]->header.rank, one);
         else
             snprintf(ending, sizeof ending, "%s", one);
     }
@@ -157,7 +157,9 @@ static sp_status meta(sp_model *m, const sp_journal *const *js, size_t n, uint64
     if (!st) st = sp_model_meta_int(m, "start_time_ns", start);
     if (!st) st = sp_model_meta_int(m, "finalize_time_ns", end);
     if (!st && js[0]->header.label[0]) st = sp_model_meta_string(m, "label", js[0]->header.label);
-    if (!st) st = sp_model_meta_string(m, "clock_source", js[0]->header.clock_is_tsc ? "tsc" : "monotonic");
+    if (!st)
+        st = sp_model_meta_string(m, "clock_source",
+                                  js[0]->header.clock_is_tsc ? "tsc" : "monotonic");
     if (!st) st = sp_model_meta_int(m, "incomplete", 1);
     if (!st) st = sp_model_meta_string(m, "ending", n > 1 ? joined : ending);
     if (!st) st = sp_model_meta_string(m, "recovered_by", "scope-profiler recover");
@@ -177,8 +179,7 @@ sp_status sp_journal_build_model(sp_journal *const *js, size_t n, sp_model *m,
     for (size_t k = 0; k < n; k++) {
         sp_journal *j = js[k];
         if (j->num_chunks) qsort(j->chunks, j->num_chunks, sizeof *j->chunks, compare_chunks);
-        if (j->num_threads)
-            qsort(j->threads, j->num_threads, sizeof *j->threads, compare_threads);
+        if (j->num_threads) qsort(j->threads, j->num_threads, sizeof *j->threads, compare_threads);
         threads_total += j->num_threads;
         several_threads |= j->num_threads > 1;
         for (size_t a = 0, b; a < j->num_chunks; a = b) {
@@ -227,8 +228,7 @@ sp_status sp_journal_build_model(sp_journal *const *js, size_t n, sp_model *m,
                 int64_t lane = lane_of(j, ref->thread);
                 for (uint32_t i = 0; i < ref->capacity; i++) {
                     slot s = slot_at(j, ref, i);
-                    if (!s.end || !s.start || (j->header.clock_is_tsc && s.end < s.start))
-                        continue;
+                    if (!s.end || !s.start || (j->header.clock_is_tsc && s.end < s.start)) continue;
                     int64_t start = to_ns(j, s.start), end = to_ns(j, s.end);
                     if (start < 0 || end < start) continue; /* counted as bad in pass 1 */
                     scratch[count].start = start;

@@ -173,13 +173,14 @@ static void choose_conversion(sp_journal *j) {
     if (!h->clock_is_tsc) return;
     if (h->latest_sequence % 2 == 0 && h->latest_ticks > h->first_ticks &&
         h->latest_ns > h->first_ns) {
-        double slope = (double)(h->latest_ns - h->first_ns) / (double)(h->latest_ticks - h->first_ticks);
+        double slope =
+            (double)(h->latest_ns - h->first_ns) / (double)(h->latest_ticks - h->first_ticks);
         if (slope > 1e-3 && slope < 1e3) j->ns_per_tick = slope;
     }
 }
 
-sp_status sp_journal_parse(const unsigned char *bytes, size_t size, const char *what,
-                           sp_journal *j, sp_error *err) {
+sp_status sp_journal_parse(const unsigned char *bytes, size_t size, const char *what, sp_journal *j,
+                           sp_error *err) {
     memset(j, 0, sizeof *j);
     j->bytes = bytes;
     j->size = size;
@@ -225,14 +226,22 @@ void sp_journal_free(sp_journal *j) {
 
 static const char *signal_name(int sig) {
     switch (sig) {
-    case 1: return "SIGHUP";
-    case 2: return "SIGINT";
-    case 6: return "SIGABRT";
-    case 10: return "SIGUSR1";
-    case 12: return "SIGUSR2";
-    case 15: return "SIGTERM";
-    case 24: return "SIGXCPU";
-    default: return "a signal";
+    case 1:
+        return "SIGHUP";
+    case 2:
+        return "SIGINT";
+    case 6:
+        return "SIGABRT";
+    case 10:
+        return "SIGUSR1";
+    case 12:
+        return "SIGUSR2";
+    case 15:
+        return "SIGTERM";
+    case 24:
+        return "SIGXCPU";
+    default:
+        return "a signal";
     }
 }
 

@@ -72,9 +72,8 @@ typedef struct sp_recover_report {
 
 /* Builds one profile from n journals (one rank each, ranks from their
  * headers, else in the order given), marked incomplete in /metadata. */
-SP_INTERNAL_API sp_status sp_journal_build_model(sp_journal *const *journals, size_t n,
-                                                 sp_model *m, sp_recover_report *report,
-                                                 sp_error *err);
+SP_INTERNAL_API sp_status sp_journal_build_model(sp_journal *const *journals, size_t n, sp_model *m,
+                                                 sp_recover_report *report, sp_error *err);
 
 /* "killed by signal 15 (SIGTERM)" and so on: how the run ended, for people. */
 SP_INTERNAL_API void sp_journal_ending_text(const sp_journal *j, char *out, size_t size);

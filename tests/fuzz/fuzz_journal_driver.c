@@ -16,7 +16,8 @@ static int failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_journal_driver: check failed at line %d: %s\n", __LINE__, #cond); \
+            fprintf(stderr, "fuzz_journal_driver: check failed at line %d: %s\n", __LINE__,        \
+                    #cond);                                                                        \
             failures++;                                                                            \
         }                                                                                          \
     } while (0)

@@ -120,8 +120,9 @@ static char *find_journal(const char *dir) {
     snprintf(pattern, sizeof pattern, "%s/*.journal-*", dir);
     glob_t g;
     char *path = NULL;
-    if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1) path = strdup(g.gl_pathv[0]);
-    if (glob(pattern, 0, NULL, &g) == 0) globfree(&g);
+    int rc = glob(pattern, 0, NULL, &g);
+    if (rc == 0 && g.gl_pathc == 1) path = strdup(g.gl_pathv[0]);
+    if (rc == 0) globfree(&g);
     return path;
 }
 
@@ -187,6 +188,7 @@ static void one_run(const char *dir, int64_t target, ending how) {
     char *journal = find_journal(dir);
     if (how == END_EXIT) { /* exit() wrote the profile and removed the journal */
         assert_null(journal);
+        free(journal);
         check_profile(out, &c);
         unlink(out);
         return;
@@ -208,23 +210,27 @@ static void one_run(const char *dir, int64_t target, ending how) {
 
 static void test_sigkill_at_20_random_moments(void **state) {
     rs_fixture *f = *state;
-    for (int i = 0; i < 20; i++) one_run(f->dir, 1 + (int64_t)(next_random() % 300000), END_SIGKILL);
+    for (int i = 0; i < 20; i++)
+        one_run(f->dir, 1 + (int64_t)(next_random() % 300000), END_SIGKILL);
 }
 
 static void test_sigterm_leaves_a_journal(void **state) {
     rs_fixture *f = *state;
-    for (int i = 0; i < 4; i++) one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_SIGTERM);
+    for (int i = 0; i < 4; i++)
+        one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_SIGTERM);
     one_run(f->dir, 777, END_SIGTERM_CHAINED);
 }
 
 static void test_abort_leaves_a_journal(void **state) {
     rs_fixture *f = *state;
-    for (int i = 0; i < 3; i++) one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_ABORT);
+    for (int i = 0; i < 3; i++)
+        one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_ABORT);
 }
 
 static void test_exit_without_finalize_writes_the_profile(void **state) {
     rs_fixture *f = *state;
-    for (int i = 0; i < 3; i++) one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_EXIT);
+    for (int i = 0; i < 3; i++)
+        one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_EXIT);
 }
 
 /* A normal finalize leaves the profile and no journal. */
@@ -239,7 +245,11 @@ static void test_finalize_removes_the_journal(void **state) {
         char *journal = find_journal(f->dir);
         SP_REGION("work") {}
         sp_finalize_options quiet = {.quiet = 1};
-        int ok = journal != NULL && sp_finalize(&quiet) == SP_OK && find_journal(f->dir) == NULL;
+        char *left = NULL;
+        int ok = journal != NULL && sp_finalize(&quiet) == SP_OK &&
+                 (left = find_journal(f->dir)) == NULL;
+        free(journal);
+        free(left);
         _exit(ok ? 0 : 1);
     }
     int status;
@@ -260,6 +270,7 @@ static void test_journal_off_writes_no_journal(void **state) {
     char *journal = find_journal(f->dir);
     assert_null(journal);
     SP_REGION("work") {}
+    free(journal);
     sp_finalize_options quiet = {.quiet = 1};
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     unsetenv("SCOPE_PROFILER_JOURNAL");
@@ -311,16 +322,14 @@ int main(void) {
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_sigterm_leaves_a_journal, rs_setup_dir,
                                         rs_teardown_dir),
-        cmocka_unit_test_setup_teardown(test_abort_leaves_a_journal, rs_setup_dir,
+        cmocka_unit_test_setup_teardown(test_abort_leaves_a_journal, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_exit_without_finalize_writes_the_profile, rs_setup_dir,
                                         rs_teardown_dir),
-        cmocka_unit_test_setup_teardown(test_exit_without_finalize_writes_the_profile,
-                                        rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_finalize_removes_the_journal, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_journal_off_writes_no_journal, rs_setup_dir,
                                         rs_teardown_dir),
-        cmocka_unit_test_setup_teardown(test_fork_child_is_disabled, rs_setup_dir,
-                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_fork_child_is_disabled, rs_setup_dir, rs_teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
