@@ -15,6 +15,7 @@
 
 #include "record/clock.h"
 #include "record/journal_layout.h"
+#include "record/quiesce.h"
 #include "record/registry.h"
 #include "record/thread_state.h"
 
@@ -86,7 +87,7 @@ static void note_calibration_point(void) {
     uint64_t ticks = sp_clock_ticks();
     int64_t ns = sp_clock_monotonic_ns();
     __atomic_store_n(&header->latest_sequence, header->latest_sequence + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    SP_FULL_FENCE(); /* the odd sequence is visible before the point */
     header->latest_ticks = ticks;
     header->latest_ns = ns;
     __atomic_store_n(&header->latest_sequence, header->latest_sequence + 1, __ATOMIC_RELEASE);
@@ -222,7 +223,6 @@ static void write_names(uint32_t upto) {
         uint64_t check = sp_journal_check(rec, offsetof(sp_journal_name, check), seed);
         rec->check = sp_journal_check(rec + 1, name_length + file_length, check);
         rec->magic = 0;
-        __atomic_thread_fence(__ATOMIC_RELEASE);
         __atomic_store_n(&rec->magic, SP_NAME_MAGIC, __ATOMIC_RELEASE);
         name_block.used += bytes;
         __atomic_store_n(&names_written, r, __ATOMIC_RELEASE);
@@ -474,7 +474,7 @@ void sp_store_mark_ending(unsigned ending, int signal_number) {
         uint64_t ticks = sp_clock_ticks();
         int64_t ns = sp_clock_monotonic_ns();
         h->latest_sequence++;
-        __atomic_thread_fence(__ATOMIC_RELEASE);
+        SP_FULL_FENCE(); /* the odd sequence is visible before the point */
         h->latest_ticks = ticks;
         h->latest_ns = ns;
         __atomic_store_n(&h->latest_sequence, h->latest_sequence + 1, __ATOMIC_RELEASE);
