@@ -1,6 +1,6 @@
 /*
  * Byte-level fuzzing of the reader: any bytes (libFuzzer mutates real
- * profiles, seeded from tests/fixtures) are written to an in-memory file and
+ * profiles, seeded from tests/fixtures) are written to a temporary file and
  * read with sp_read(); the read must end in results or an error status.
  */
 #ifndef SP_FUZZ_BYTES_H

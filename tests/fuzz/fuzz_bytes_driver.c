@@ -112,6 +112,18 @@ int main(int argc, char **argv) {
         else if (num_fixtures < 32)
             fixtures[num_fixtures++] = argv[i];
     }
+    /* the harness must read the unmodified profiles, or it tests nothing */
+    for (int i = 0; i < num_fixtures; i++) {
+        size_t size;
+        unsigned char *data = load(fixtures[i], &size);
+        int failed = !data || sp_fuzz_bytes_one(data, size) != 0;
+        free(data);
+        if (failed) {
+            fprintf(stderr, "fuzz_bytes_driver: the harness cannot read the unmodified %s\n",
+                    fixtures[i]);
+            return 1;
+        }
+    }
     DIR *d = regressions ? opendir(regressions) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "README") == 0) continue;
