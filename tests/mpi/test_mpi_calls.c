@@ -25,37 +25,9 @@
 #include <unistd.h>
 
 #include "../support/h5_inspect.h"
+#include "mpi_test_support.h"
 
 #define MS 1000000LL
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Sleeps most of the way, then spins: oversubscribed ranks share 2 cores. */
-static void busy_wait(int64_t ns) {
-    int64_t end = now_ns() + ns;
-    if (ns > 200000) {
-        struct timespec nap = {0, (long)(ns - 100000)};
-        nanosleep(&nap, NULL);
-    }
-    while (now_ns() < end) {
-    }
-}
 
 /* The calls of one region: 0 when the file has none. */
 static uint64_t calls_of(const sp_results *r, const char *name) {
