@@ -71,10 +71,8 @@ static void measure(const char *what, const char *pa, const char *pb, long calls
 int main(int argc, char **argv) {
     long calls = argc > 1 ? atol(argv[1]) : 10000000;
     char pa[4096], pb[4096];
-    const char *dir = getenv("TMPDIR");
-    dir = dir && *dir ? dir : "/tmp";
-    snprintf(pa, sizeof pa, "%s/bench_compare_a_%ld.h5", dir, (long)getpid());
-    snprintf(pb, sizeof pb, "%s/bench_compare_b_%ld.h5", dir, (long)getpid());
+    bench_temp_path(pa, sizeof pa, "bench_compare_a");
+    bench_temp_path(pb, sizeof pb, "bench_compare_b");
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
     bench_write_nested_profile_with(pa, calls, NULL, 0);

@@ -83,10 +83,8 @@ static void time_cli(const char *path, const char *out, long calls, const char *
 
 int main(int argc, char **argv) {
     long calls = argc > 1 ? atol(argv[1]) : 10000000;
-    const char *dir = getenv("TMPDIR");
     char path[4096], out[4200];
-    snprintf(path, sizeof path, "%s/bench_events_%ld.h5", dir && *dir ? dir : "/tmp",
-             (long)getpid());
+    bench_temp_path(path, sizeof path, "bench_events");
     snprintf(out, sizeof out, "%s.out", path);
     write_profile(path, calls);
     time_parts(path, calls);

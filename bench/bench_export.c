@@ -63,9 +63,7 @@ static void measure(const sp_results *r, sp_export_format format, long calls) {
 int main(int argc, char **argv) {
     long calls = argc > 1 ? atol(argv[1]) : 10000000;
     char path[4096];
-    const char *dir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/bench_export_%ld.h5", dir && *dir ? dir : "/tmp",
-             (long)getpid());
+    bench_temp_path(path, sizeof path, "bench_export");
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
     bench_write_nested_profile(path, calls);

@@ -47,9 +47,7 @@ static void measure(const char *path, long calls, int with_table) {
 int main(int argc, char **argv) {
     long calls = argc > 1 ? atol(argv[1]) : 10000000;
     char path[4096];
-    const char *dir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/bench_read_%ld.h5", dir && *dir ? dir : "/tmp",
-             (long)getpid());
+    bench_temp_path(path, sizeof path, "bench_read");
     unsetenv("SCOPE_PROFILER_OUTPUT");
     unsetenv("SCOPE_PROFILER_DISABLE");
     bench_write_nested_profile(path, calls);

@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+/* A profile path of this process in $TMPDIR (else /tmp): DIR/STEM_PID.h5. */
+static inline void bench_temp_path(char *out, size_t size, const char *stem) {
+    const char *dir = getenv("TMPDIR");
+    snprintf(out, size, "%s/%s_%ld.h5", dir && *dir ? dir : "/tmp", stem, (long)getpid());
+}
 
 /* CLOCK_MONOTONIC in seconds. */
 static inline double bench_now_s(void) {
