@@ -30,15 +30,14 @@ static void spin(int n) {
     sink = x;
 }
 
-
-
 static void measure(const char *what, const char *pa, const char *pb, long calls,
                     const sp_compare_options *o, const sp_check_options *check) {
     long before = bench_status_kib("VmRSS:");
     bench_reset_peak();
     double t0 = bench_now_s();
     clock_t cpu0 = clock();
-    sp_results *a = bench_read_or_die("bench_compare", pa), *b = bench_read_or_die("bench_compare", pb);
+    sp_results *a = bench_read_or_die("bench_compare", pa),
+               *b = bench_read_or_die("bench_compare", pb);
     double t_read = bench_now_s() - t0;
     const sp_results *ca = a, *cb = b;
     sp_error err;
