@@ -391,6 +391,17 @@ sp_status sp_writer_append(sp_writer *w, const sp_model_row *rows, size_t num_ro
     return SP_OK;
 }
 
+sp_status sp_writer_set_row_stats(sp_writer *w, size_t row, const sp_row_stats *stats,
+                                  sp_error *err) {
+    if (row >= w->num_rows)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                            "cannot write %s: statistics for row %zu of %zu", w->path, row,
+                            w->num_rows);
+    w->rows[row].stats = *stats;
+    w->rows[row].has_stats = 1;
+    return SP_OK;
+}
+
 sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, size_t count,
                                 sp_error *err) {
     sp_thread_info *grown = realloc(w->threads, (w->num_threads + count + 1) * sizeof *grown);

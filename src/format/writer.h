@@ -66,6 +66,11 @@ SP_INTERNAL_API sp_status sp_writer_add_events(sp_writer *w, const int64_t *star
                                                const int64_t *durations, const int64_t *thread_ids,
                                                size_t n, sp_error *err);
 
+/* The summary statistics of row `row` (counted from 0 over the rows added),
+ * for a caller that learns them only while it streams the row's events. */
+SP_INTERNAL_API sp_status sp_writer_set_row_stats(sp_writer *w, size_t row,
+                                                  const sp_row_stats *stats, sp_error *err);
+
 /* Optional tables, written at commit: threads accumulate over calls (the table
  * is written only when the file has thread ids); clock offsets replace. */
 SP_INTERNAL_API sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads,

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "record/clock.h"
+#include "record/collect_parts.h"
 #include "record/registry.h"
 #include "record/store.h"
 #include "record/thread_state.h"
@@ -94,8 +95,7 @@ static int compare_thread_index(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Threads that completed at least one call, in order of their first call. */
-static sp_thread **recording_threads(uint32_t num_regions, uint32_t *count) {
+sp_thread **sp_collect_threads(uint32_t num_regions, uint32_t *count) {
     size_t n = 0, max = 8;
     sp_thread **list = malloc(max * sizeof *list);
     if (!list) return NULL;
@@ -161,8 +161,15 @@ static void report_not_stored(sp_collect_report *report, uint32_t num_regions) {
                 (unsigned long long)report->not_stored_calls);
 }
 
-/* Each thread's first and last activity: its earliest start and latest end. */
+void sp_collect_report_losses(sp_collect_report *report, uint32_t num_handles) {
+    report_left_out(report, num_handles);
+    report_not_stored(report, num_handles);
+}
+
+/* Each thread's first and last activity: its earliest start and latest end
+ * (a model without event columns: the caller fills them). */
 static void activity_span(sp_model *m) {
+    if (!m->starts) return;
     for (size_t i = 0; i < m->num_threads; i++) {
         m->threads[i].start_ns = INT64_MAX;
         m->threads[i].end_ns = INT64_MIN;
@@ -177,7 +184,7 @@ static void activity_span(sp_model *m) {
     }
 }
 
-static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank) {
+sp_status sp_collect_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank) {
     m->threads = calloc(n, sizeof *m->threads);
     if (!m->threads) return SP_ERR_OUT_OF_MEMORY;
     m->num_threads = n;
@@ -209,14 +216,39 @@ static sp_status fill_thread_table(sp_model *m, sp_thread **threads, uint32_t n,
     return SP_OK;
 }
 
+sp_model_row *sp_collect_add_row(sp_model *m, sp_region_t region, uint32_t rank, uint64_t offset,
+                                 uint64_t count) {
+    size_t id = m->num_regions;
+    sp_model_row *row = &m->rows[id];
+    m->region_names[id] = sp_strdup(sp_registry_name(region));
+    const char *file;
+    int line;
+    sp_registry_location(region, &file, &line);
+    row->source_file = sp_strdup(file);
+    row->source_text = sp_strdup("");
+    row->tags = sp_strdup("[]");
+    row->event_metadata = sp_strdup("[]");
+    m->num_regions++;
+    m->num_rows++;
+    if (!m->region_names[id] || !row->source_file || !row->source_text || !row->tags ||
+        !row->event_metadata)
+        return NULL;
+    row->region = (uint32_t)id;
+    row->rank = rank;
+    row->offset = offset;
+    row->count = count;
+    row->source_line = line > 0 ? line : -1;
+    row->exclusive_total = -1;
+    return row;
+}
+
 sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
     memset(report, 0, sizeof *report);
     uint32_t num_handles = sp_registry_count();
-    report_left_out(report, num_handles);
-    report_not_stored(report, num_handles);
+    sp_collect_report_losses(report, num_handles);
 
     uint32_t num_threads = 0;
-    sp_thread **threads = recording_threads(num_handles, &num_threads);
+    sp_thread **threads = sp_collect_threads(num_handles, &num_threads);
     if (!threads) return SP_ERR_OUT_OF_MEMORY;
     report->threads = num_threads;
 
@@ -262,6 +294,7 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
         (num_threads > 1 && !m->thread_ids))
         goto done;
     m->num_events = total;
+    report->given_back = 1;
 
     uint64_t offset = 0;
     for (sp_region_t r = 1; r <= num_handles; r++) {
@@ -276,33 +309,14 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
             convert_row(m, offset, scratch, n);
         }
 
-        size_t id = m->num_regions;
-        sp_model_row *row = &m->rows[id];
-        m->region_names[id] = sp_strdup(sp_registry_name(r));
-        const char *file;
-        int line;
-        sp_registry_location(r, &file, &line);
-        row->source_file = sp_strdup(file);
-        row->source_text = sp_strdup("");
-        row->tags = sp_strdup("[]");
-        row->event_metadata = sp_strdup("[]");
-        m->num_regions++;
-        m->num_rows++;
-        if (!m->region_names[id] || !row->source_file || !row->source_text || !row->tags ||
-            !row->event_metadata)
-            goto done;
-        row->region = (uint32_t)id;
-        row->rank = rank;
-        row->offset = offset;
-        row->count = n;
-        row->source_line = line > 0 ? line : -1;
-        row->exclusive_total = -1;
+        sp_model_row *row = sp_collect_add_row(m, r, rank, offset, n);
+        if (!row) goto done;
         sp_row_stats_compute(&row->stats, m->starts + offset, m->durations + offset, n);
         row->has_stats = 1;
         offset += n;
     }
     /* The table is always filled; writers store it only with thread ids (several threads). */
-    st = num_threads ? fill_thread_table(m, threads, num_threads, rank) : SP_OK;
+    st = num_threads ? sp_collect_thread_table(m, threads, num_threads, rank) : SP_OK;
 done:
     free(scratch);
     free(only_thread);

@@ -13,11 +13,12 @@
 #include "model/model.h"
 
 typedef struct sp_collect_report {
-    uint64_t calls;         /* completed calls collected */
-    uint64_t open_calls;    /* still open at finalize, left out */
-    uint64_t dropped_calls; /* dropped by mismatched sp_end, left out */
-    uint32_t threads;       /* threads with completed calls */
+    uint64_t calls;            /* completed calls collected */
+    uint64_t open_calls;       /* still open at finalize, left out */
+    uint64_t dropped_calls;    /* dropped by mismatched sp_end, left out */
+    uint32_t threads;          /* threads with completed calls */
     uint64_t not_stored_calls; /* beyond the memory limit: counted, not stored */
+    int given_back;            /* sp_collect began giving the chunks back */
 } sp_collect_report;
 
 /* Fills m's regions, rows, events and thread table (rank `rank`; per thread

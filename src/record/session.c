@@ -10,6 +10,7 @@
 #include "analysis/results_model.h"
 #include "format/writer.h"
 #include "record/clock.h"
+#include "record/collect_stream.h"
 #include "record/metadata.h"
 #include "record/mismatch.h"
 #include "record/quiesce.h"
@@ -107,7 +108,8 @@ const char *sp_output_path(void) {
     return last_output_path;
 }
 
-sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
+/* Stops the session (or finds it disabled) without collecting the calls. */
+static sp_status session_halt(sp_session_data *out) {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&session_lock);
     if (state == SP_SESSION_DISABLED) {
@@ -138,6 +140,12 @@ sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
                 "scope-profiler: %llu call(s) began on other threads while sp_finalize() was "
                 "stopping the session; they are not recorded\n",
                 (unsigned long long)racing);
+    return SP_OK;
+}
+
+sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
+    sp_status st = session_halt(out);
+    if (st || out->disabled) return st;
     return sp_collect(&out->model, rank, &out->report);
 }
 
@@ -194,12 +202,32 @@ void sp_internal_session_moved(sp_session_data *data, char *path) {
     pthread_mutex_unlock(&session_lock);
 }
 
-sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model) {
+/* Writes the profile to `path` (the model's events, or the chunks'). */
+typedef sp_status (*profile_writer)(void *ctx, const char *path, const sp_write_options *wo,
+                                    const sp_target_id *since, char **saved_as, sp_error *err);
+
+static sp_status write_model_to(void *ctx, const char *path, const sp_write_options *wo,
+                                const sp_target_id *since, char **saved_as, sp_error *err) {
+    return sp_write_model_guarded(ctx, path, wo, since, saved_as, err);
+}
+
+typedef struct streamed {
+    sp_collect_stream *stream;
+    sp_model *model;
+} streamed;
+
+static sp_status write_stream_to(void *ctx, const char *path, const sp_write_options *wo,
+                                 const sp_target_id *since, char **saved_as, sp_error *err) {
+    streamed *s = ctx;
+    return sp_collect_stream_write(s->stream, s->model, path, wo, since, saved_as, err);
+}
+
+/* The target, else the fallback in $TMPDIR, else the journal is kept. */
+static sp_status write_with_fallback(sp_session_data *data, profile_writer write, void *ctx) {
     char *saved_as = NULL;
     sp_write_options wo = sp_internal_write_options(data);
     sp_error err = {SP_OK, ""};
-    sp_status st =
-        sp_write_model_guarded(model, data->config.file_path, &wo, &data->target, &saved_as, &err);
+    sp_status st = write(ctx, data->config.file_path, &wo, &data->target, &saved_as, &err);
     if (st == SP_OK) {
         sp_internal_session_moved(data, saved_as);
         return SP_OK;
@@ -209,7 +237,7 @@ sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model
     char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&
-        sp_write_model(model, fallback, &wo, &err2) == SP_OK)
+        write(ctx, fallback, &wo, NULL, NULL, &err2) == SP_OK)
         fprintf(stderr, "scope-profiler: the profile was saved to %s instead\n", fallback);
     else {
         fprintf(stderr, "scope-profiler: no profile was written; the fallback failed too: %s\n",
@@ -224,6 +252,10 @@ sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model
     }
     free(fallback);
     return st;
+}
+
+sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model) {
+    return write_with_fallback(data, write_model_to, (void *)model);
 }
 
 /* Hook for the end-of-run table (set by the analysis layer when linked). */
@@ -301,21 +333,56 @@ sp_status sp_finalize(const sp_finalize_options *options) {
     return hook ? hook(options) : sp_internal_finalize_serial(options);
 }
 
+/* Whether finalize hands events on (the table, or the results): then the
+ * calls are converted into the model's columns, which the results adopt. */
+static int wants_results(const sp_session_data *data, const sp_finalize_options *options) {
+    int quiet = data->config.quiet || (options && options->quiet);
+    return !quiet || (options && options->results);
+}
+
+/* The model, or the model without its event columns and the chunks to write
+ * them from (*stream): without a table, or when memory for the table's
+ * columns runs out, finalize needs no more than the recording and a bounded
+ * buffer. *no_summary: the table was wanted but cannot be had. */
+static sp_status collect_for_finalize(sp_session_data *data, const sp_finalize_options *options,
+                                      sp_collect_stream **stream, int *no_summary) {
+    *stream = NULL;
+    *no_summary = 0;
+    if (wants_results(data, options)) {
+        sp_status st = sp_collect(&data->model, 0, &data->report);
+        if (st != SP_ERR_OUT_OF_MEMORY || data->report.given_back) return st;
+        sp_model_clear(&data->model);
+        *no_summary = 1;
+        fprintf(stderr, "scope-profiler: not enough memory for the summary at finalize: the "
+                        "profile is written without it (scope-profiler inspect FILE shows it)\n");
+    }
+    return sp_collect_skeleton(&data->model, 0, &data->report, !*no_summary, stream);
+}
+
 sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
     if (options && options->results) *options->results = NULL;
     sp_session_data data;
-    sp_status st = sp_internal_session_stop(0, &data);
+    sp_status st = session_halt(&data);
     if (st == SP_ERR_NOT_ACTIVE) return st; /* none, or another thread's finalize won */
     if (data.disabled) {
         sp_internal_session_end(&data);
         return SP_OK;
     }
+    sp_collect_stream *stream = NULL;
+    int no_summary = 0;
+    st = collect_for_finalize(&data, options, &stream, &no_summary);
     if (!st) st = sp_internal_session_describe(&data, 1, 1);
-    if (!st)
+    streamed ctx = {stream, &data.model};
+    if (!st && stream)
+        st = write_with_fallback(&data, write_stream_to, &ctx);
+    else if (!st)
         st = sp_internal_session_write(&data, &data.model);
     else
         fprintf(stderr, "scope-profiler: cannot finalize: %s\n", sp_status_string(st));
-    if (!st) st = sp_internal_session_report(&data, &data.model, options);
+    if (!st && !stream) st = sp_internal_session_report(&data, &data.model, options);
+    /* the file is written, but the results asked for cannot be had */
+    if (!st && no_summary && options && options->results) st = SP_ERR_OUT_OF_MEMORY;
+    sp_collect_stream_free(stream);
     sp_internal_session_end(&data);
     return st;
 }
