@@ -125,18 +125,22 @@ static void append_label(sp_textbuf *b, const sp_results *r, const sp_tree_frame
     const sp_model_row *row = &r->m.rows[f->row];
     sp_py_str_repr(b, r->m.region_names[row->region]);
     sp_textbuf_printf(b, " call %" PRIu64 " [%" PRId64 ", %" PRId64 "] ns", f->event - row->offset,
-                     f->start, f->end);
+                      f->start, f->end);
 }
 
 static sp_status nesting_error(const sp_results *r, const sp_tree_frame *child,
                                const sp_tree_frame *parent, sp_error *err) {
     sp_textbuf b = {0};
-    sp_textbuf_append(&b, "recorded calls are not properly nested: ");
+    if (r->m.path) sp_textbuf_printf(&b, "%s: ", r->m.path);
+    sp_textbuf_printf(&b, "recorded calls are not properly nested on rank %" PRIu32,
+                      r->m.rows[child->row].rank);
+    if (child->lane >= 0) sp_textbuf_printf(&b, ", thread %" PRId64, child->lane);
+    sp_textbuf_append(&b, ": ");
     append_label(&b, r, child);
     sp_textbuf_append(&b, " starts inside ");
     append_label(&b, r, parent);
     sp_textbuf_append(&b, " but ends after it. Regions must nest completely or not overlap at all"
-                       " - check for a missing or misordered sp_end / __exit__.");
+                          " - check for a missing or misordered sp_end / __exit__.");
     const char *text = sp_textbuf_str(&b);
     sp_error_set(err, SP_ERR_NESTING, "%s", text ? text : "recorded calls are not properly nested");
     sp_textbuf_free(&b);

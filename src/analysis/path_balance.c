@@ -22,8 +22,7 @@ sp_status sp_results_path_balance(const sp_results *results, const char *call_pa
         if (ranks) *ranks = found->rank_balance;
         if (threads) *threads = found->thread_balance;
     } else if (!has_paths && rows.count) {
-        st = sp_error_set(err, SP_ERR_UNAVAILABLE,
-                          "%s has no call paths (no per-call events, or calls that do not nest)",
+        st = sp_error_set(err, SP_ERR_UNAVAILABLE, "%s has no call paths (no per-call events)",
                           sp_results_path(results));
     } else {
         st = sp_error_set(err, SP_ERR_NO_SUCH_REGION, "%s: no call path \"%s\"",

@@ -181,10 +181,13 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
         sp_trie_free(&t); /* what the failed init allocated */
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     } else if (st == SP_OK) {
-        sp_error ignored;
+        sp_error walk_err;
         sp_status walked =
-            sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &ignored);
+            sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &walk_err);
         if (walked == SP_ERR_OUT_OF_MEMORY) st = sp_error_set(err, walked, "out of memory");
+        /* Calls that do not nest are damage in every output (docs/robustness.md),
+         * not flat rows; only files without events (aggregate) fall back. */
+        if (walked == SP_ERR_NESTING) st = sp_error_set(err, walked, "%s", walk_err.message);
         out->rows = calloc(t.num_nodes + num_regions + 1, sizeof *out->rows);
         if (st == SP_OK && !out->rows)
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");

@@ -1,8 +1,8 @@
 /*
  * One run's values by call path: the rows of the summary table (the call
  * tree of every selected rank, adjacent repeats of a name collapsed into one
- * recursive path element), keyed "timestep > solve". Files whose calls do
- * not nest, and aggregate files, give the table's flat rows: keyed by name.
+ * recursive path element), keyed "timestep > solve". Aggregate files give
+ * the table's flat rows, keyed by name; calls that do not nest are an error.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -30,7 +30,8 @@ static double exclusive(const sp_results *r, const char *name) {
 
 static const char *const ab_regions[] = {"a", "b", "c"};
 static const char nesting_message[] =
-    "recorded calls are not properly nested: 'b' call 1 [150, 250] ns starts inside 'a' call 0 "
+    "profiling_data.h5: recorded calls are not properly nested on rank 0: 'b' call 1 [150, 250] "
+    "ns starts inside 'a' call 0 "
     "[100, 200] ns but ends after it. Regions must nest completely or not overlap at all - check "
     "for a missing or misordered sp_end / __exit__.";
 
@@ -68,28 +69,28 @@ static void test_nesting_error_message(void **state) {
     sp_results_free(r);
 }
 
-/* Every region becomes a flat row, ordered by absolute first start. */
-static void test_nesting_error_gives_fallback_table(void **state) {
+/* Calls that do not nest are damage for the table too (issue 10 item 12):
+ * the same message as every other output, no flat rows. */
+static void test_nesting_error_refuses_the_table(void **state) {
     (void)state;
     sp_results *r = overlapping(0, NT);
-    sp_table_rows rows;
+    sp_table_rows rows = {0};
     sp_error err = {0};
-    assert_int_equal(sp_table_rows_build(r, NULL, NULL, "exclusive", &rows, &err), SP_OK);
-    assert_int_equal(rows.count, 2);
-    assert_string_equal(rows.rows[0].name, "b");
-    assert_string_equal(rows.rows[1].name, "a");
-    for (int i = 0; i < 2; i++) {
-        assert_null(rows.rows[i].call_path);
-        assert_int_equal(rows.rows[i].depth, 0);
-        assert_false(rows.rows[i].has_children);
-        assert_true(rows.rows[i].has_exclusive);
-        sp_error e = {0}; /* the per-rank totals stand in for the exclusive time */
-        const sp_mpi_region *mr = sp_results_get(r, rows.rows[i].name, &e);
-        assert_true(rows.rows[i].exclusive == sp_mpi_region_total_duration(mr));
-    }
-    assert_true(rows.rows[0].start == 10e-9);
-    assert_true(rows.rows[0].coverage == (20e-9 - 10e-9) + (250e-9 - 150e-9));
-    sp_table_rows_free(&rows);
+    assert_int_equal(sp_table_rows_build(r, NULL, NULL, "exclusive", &rows, &err), SP_ERR_NESTING);
+    assert_string_equal(err.message, nesting_message);
+    assert_int_equal(rows.count, 0);
+    assert_null(rows.rows);
+    sp_results_free(r);
+}
+
+/* With threads, the message names the thread too. */
+static void test_nesting_error_names_the_thread(void **state) {
+    (void)state;
+    sp_results *r = overlapping(1, 0);
+    sp_table_rows rows = {0};
+    sp_error err = {0};
+    assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_ERR_NESTING);
+    assert_non_null(strstr(err.message, "not properly nested on rank 0, thread 0: 'b' call 1"));
     sp_results_free(r);
 }
 
@@ -245,7 +246,8 @@ static void test_touching_calls_are_siblings(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nesting_error_message),
-        cmocka_unit_test(test_nesting_error_gives_fallback_table),
+        cmocka_unit_test(test_nesting_error_refuses_the_table),
+        cmocka_unit_test(test_nesting_error_names_the_thread),
         cmocka_unit_test(test_stored_totals_skip_the_tree),
         cmocka_unit_test(test_thread_lanes),
         cmocka_unit_test(test_recursion),

@@ -14,6 +14,7 @@
  *   dup_a.h5, dup_b.h5   both rank 1 (merge must refuse them)
  *   gap.rank{0,2}.h5     ranks 0 and 2 only (merge warns)
  *   aggregate_hist.h5    aggregate layout with our duration histograms (2 ranks)
+ *   overlap.h5           calls that do not nest: on rank 1, "b" starts inside "a" and ends after
  *   notes.txt            a text file (not a profile)
  *   out/                 where the cases write their outputs
  *
@@ -225,6 +226,19 @@ static void make_threads(const char *dir) {
     write_file(dir, "threads.h5", &m);
 }
 
+/* Rank 0 nests; on rank 1 "b" starts inside "a" and ends after it. */
+static void make_overlap(const char *dir) {
+    static const char *const names[] = {"a", "b"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 4 * MS, NO_THREAD},
+                                 {1, 0, T0 + 2 * MS, T0 + 3 * MS, NO_THREAD},
+                                 {0, 1, T0 + 1 * MS, T0 + 4 * MS, NO_THREAD},
+                                 {1, 1, T0 + 2 * MS, T0 + 6 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "overlap", T0, T0 + 7 * MS);
+    write_file(dir, "overlap.h5", &m);
+}
+
 /* A 2-rank run recorded with the PMPI wrappers: two steps per rank, each
  * with an MPI_Allreduce of 10 ints (40 bytes) and a barrier after it. */
 static void make_mpi_calls(const char *dir) {
@@ -348,6 +362,7 @@ int main(int argc, char **argv) {
     make_one_rank(dir, "gap.rank0.h5", 0, -1);
     make_one_rank(dir, "gap.rank2.h5", 2, -1);
     make_aggregate_hist(dir);
+    make_overlap(dir);
     char path[4096];
     snprintf(path, sizeof path, "%s/notes.txt", dir);
     FILE *f = fopen(path, "w");
