@@ -4,8 +4,11 @@
  * (sp_begin + sp_end by handle) and, in the same process, 10 M iterations of
  * the two bare TSC reads a pair needs. Modes: journal and memory only, each
  * without and with sp_reserve() before the loop. Targets: <= 1.2x the reads,
- * <= 1.1x with sp_reserve.
+ * <= 1.1x with sp_reserve. Next to the wall-clock ratio it prints the ratio
+ * of the recording thread's CPU time (steadier on a loaded machine) and the
+ * CPU time the library's helper thread spent populating blocks ahead.
  * Usage: bench_fresh [calls]    (runs itself as the child: bench_fresh --child ...)
+ * SCOPE_PROFILER_POPULATE_AHEAD=0 in the environment turns the helper off.
  */
 #include <scope_profiler.h>
 #include <stdint.h>
@@ -27,10 +30,17 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double cpu_s(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static volatile uint64_t sink;
 
-static double bare_reads_ns(long n) {
+static double bare_reads_ns(long n, double *cpu_ns) {
     uint64_t acc = 0;
+    double c0 = cpu_s(CLOCK_THREAD_CPUTIME_ID);
     double t0 = now_s();
     for (long i = 0; i < n; i++) {
 #if defined(__x86_64__)
@@ -42,10 +52,19 @@ static double bare_reads_ns(long n) {
 #endif
     }
     sink += acc;
-    return (now_s() - t0) * 1e9 / (double)n;
+    double wall = (now_s() - t0) * 1e9 / (double)n;
+    *cpu_ns = (cpu_s(CLOCK_THREAD_CPUTIME_ID) - c0) * 1e9 / (double)n;
+    return wall;
 }
 
-/* The child: prints "pair_ns bare_ns". */
+/* The figures of one child. */
+typedef struct {
+    double pair, bare;         /* wall ns per iteration */
+    double pair_cpu, bare_cpu; /* the thread's CPU ns per iteration */
+    double helper_cpu;         /* other threads' CPU ns per call, during the loop */
+} fresh_figures;
+
+/* The child: prints its fresh_figures. */
 static int child(const char *dir, int journal, int reserve, long n) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench_fresh_%ld.h5", dir, (long)getpid());
@@ -54,20 +73,26 @@ static int child(const char *dir, int journal, int reserve, long n) {
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = path;
     opt.compression = SP_COMPRESSION_NONE;
-    double bare = bare_reads_ns(n);
+    fresh_figures f;
+    f.bare = bare_reads_ns(n, &f.bare_cpu);
     if (sp_setup(&opt) != SP_OK) return 1;
     sp_region_t h = sp_region("bench");
     if (reserve && sp_reserve(h, (uint64_t)n) != SP_OK) return 1;
+    double p0 = cpu_s(CLOCK_PROCESS_CPUTIME_ID), c0 = cpu_s(CLOCK_THREAD_CPUTIME_ID);
     double t0 = now_s();
     for (long i = 0; i < n; i++) {
         sp_begin(h);
         sp_end(h);
     }
-    double pair = (now_s() - t0) * 1e9 / (double)n;
+    f.pair = (now_s() - t0) * 1e9 / (double)n;
+    double thread = cpu_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+    double process = cpu_s(CLOCK_PROCESS_CPUTIME_ID) - p0;
+    f.pair_cpu = thread * 1e9 / (double)n;
+    f.helper_cpu = (process - thread) * 1e9 / (double)n;
     sp_finalize_options quiet = {.quiet = 1};
     sp_finalize(&quiet);
     unlink(path);
-    printf("%.4f %.4f\n", pair, bare);
+    printf("%.4f %.4f %.4f %.4f %.4f\n", f.pair, f.bare, f.pair_cpu, f.bare_cpu, f.helper_cpu);
     return 0;
 }
 
@@ -77,7 +102,7 @@ static int compare_double(const void *a, const void *b) {
 }
 
 static int run_child(const char *self, const char *dir, int journal, int reserve, long n,
-                     double *pair, double *bare) {
+                     fresh_figures *f) {
     int fds[2];
     if (pipe(fds) != 0) return 0;
     pid_t pid = fork();
@@ -99,7 +124,8 @@ static int run_child(const char *self, const char *dir, int journal, int reserve
     waitpid(pid, &status, 0);
     if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
     buf[got] = '\0';
-    return sscanf(buf, "%lf %lf", pair, bare) == 2;
+    return sscanf(buf, "%lf %lf %lf %lf %lf", &f->pair, &f->bare, &f->pair_cpu, &f->bare_cpu,
+                  &f->helper_cpu) == 5;
 }
 
 int main(int argc, char **argv) {
@@ -112,22 +138,29 @@ int main(int argc, char **argv) {
     printf("== fresh processes: median of %d, %ld calls of one region each\n", RUNS, n);
     for (int journal = 1; journal >= 0; journal--) {
         for (int reserve = 0; reserve <= 1; reserve++) {
-            double ratio[RUNS], pair[RUNS], bare[RUNS];
+            double ratio[RUNS], pair[RUNS], bare[RUNS], cpu_ratio[RUNS], helper[RUNS];
             for (int r = 0; r < RUNS; r++) {
-                if (!run_child("/proc/self/exe", dir, journal, reserve, n, &pair[r], &bare[r])) {
+                fresh_figures f;
+                if (!run_child("/proc/self/exe", dir, journal, reserve, n, &f)) {
                     fprintf(stderr, "bench_fresh: a child failed\n");
                     return 1;
                 }
-                ratio[r] = pair[r] / bare[r];
+                ratio[r] = f.pair / f.bare;
+                pair[r] = f.pair;
+                bare[r] = f.bare;
+                cpu_ratio[r] = f.pair_cpu / f.bare_cpu;
+                helper[r] = f.helper_cpu;
             }
             qsort(ratio, RUNS, sizeof *ratio, compare_double);
             qsort(pair, RUNS, sizeof *pair, compare_double);
             qsort(bare, RUNS, sizeof *bare, compare_double);
+            qsort(cpu_ratio, RUNS, sizeof *cpu_ratio, compare_double);
+            qsort(helper, RUNS, sizeof *helper, compare_double);
             printf("%-7s %-17s pair %6.2f ns, two TSC reads %6.2f ns: %.2fx the reads "
-                   "(target %s)\n",
+                   "(target %s); thread CPU %.2fx; helper CPU %.2f ns per call\n",
                    journal ? "journal" : "memory", reserve ? "with sp_reserve" : "no sp_reserve",
-                   pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2],
-                   reserve ? "<= 1.1x" : "<= 1.2x");
+                   pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2], reserve ? "<= 1.1x" : "<= 1.2x",
+                   cpu_ratio[RUNS / 2], helper[RUNS / 2]);
         }
     }
     return 0;

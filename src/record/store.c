@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/background.h"
 #include "record/clock.h"
 #include "record/journal_layout.h"
 #include "record/quiesce.h"
@@ -41,7 +43,25 @@ static int journal_full_reported;
  * here; where it does not (fragmented memory, defrag = madvise), asking for
  * them only buys a compaction stall per block (measured: 5.9 ms instead of
  * 1.6 ms per 2 MiB on a VM without free huge pages). */
-static int huge_pages_work = -1;
+static int huge_pages_work = -1; /* atomic: the helper thread sets it too */
+
+/* A thread's next block, taken and populated by the helper thread
+ * (record/background.h) while the thread fills its current one, so that
+ * switching blocks costs the thread no page population. */
+typedef struct sp_store_spare {
+    sp_background_job job;
+    sp_thread *owner;
+    sp_store_block block;        /* valid once `ready` */
+    int ready;                   /* atomic: set by the helper, cleared by the owner */
+    int requested;               /* the owner's: a job was submitted, its block not yet used */
+    struct sp_store_spare *next; /* every spare (store_lock) */
+} sp_store_spare;
+
+static sp_store_spare *spares;
+static sp_store_block in_flight; /* the block the helper is populating (store_lock) */
+/* -1 until decided: 1 when the process may run on two CPUs or more and
+ * SCOPE_PROFILER_POPULATE_AHEAD is not 0 */
+static int populate_ahead = -1;
 
 static long anon_huge_kib(void) {
     FILE *f = fopen("/proc/self/smaps_rollup", "r");
@@ -66,7 +86,8 @@ static void *map_memory(uint64_t size) {
         if (end > start + size) munmap((void *)(start + size), end - (start + size));
         p = (char *)start;
 #ifdef MADV_HUGEPAGE
-        if (huge_pages_work != 0) madvise(p, size, MADV_HUGEPAGE);
+        if (__atomic_load_n(&huge_pages_work, __ATOMIC_RELAXED) != 0)
+            madvise(p, size, MADV_HUGEPAGE);
 #endif
     }
     return p;
@@ -129,17 +150,27 @@ static int take_journal_block(uint64_t size, sp_store_block *out) {
     return 1;
 }
 
-/* A block of at least `size` bytes (store_lock held); 0 over the limit or out of memory. */
-static int take_block(uint64_t size, sp_store_block *out) {
+/* Populates a block just taken (no lock needed); the first anonymous 2 MiB
+ * block tells whether huge pages work here. */
+static void populate_block(const sp_store_block *b) {
+    int probe = b->offset < 0 && b->size >= SP_STORE_BLOCK_BYTES &&
+                __atomic_load_n(&huge_pages_work, __ATOMIC_RELAXED) < 0;
+    long huge_before = probe ? anon_huge_kib() : -1;
+    populate(b->base, b->size);
+    if (huge_before >= 0)
+        __atomic_store_n(&huge_pages_work, anon_huge_kib() > huge_before, __ATOMIC_RELAXED);
+}
+
+/* A block of at least `size` bytes (store_lock held), not yet populated; 0
+ * over the limit or out of memory. */
+static int take_block_unpopulated(uint64_t size, sp_store_block *out) {
     if (memory_limit && bytes_taken + size > memory_limit) {
         /* what is left under the limit, if it is worth a block */
         uint64_t left = bytes_taken < memory_limit ? (memory_limit - bytes_taken) & ~4095ull : 0;
         if (left < (64u << 10) || left < size / 32) return 0;
         size = left;
     }
-    if (journal_fd >= 0 && take_journal_block(size, out)) {
-        populate(out->base, size);
-    } else {
+    if (journal_fd < 0 || !take_journal_block(size, out)) {
         if (journal_fd >= 0 && !journal_full_reported) {
             journal_full_reported = 1;
             fprintf(stderr,
@@ -149,10 +180,6 @@ static int take_block(uint64_t size, sp_store_block *out) {
         }
         char *p = map_memory(size);
         if (!p) return 0;
-        long huge_before =
-            huge_pages_work < 0 && size >= SP_STORE_BLOCK_BYTES ? anon_huge_kib() : -1;
-        populate(p, size);
-        if (huge_before >= 0) huge_pages_work = anon_huge_kib() > huge_before;
         out->base = p;
         out->size = size;
         out->offset = -1;
@@ -160,6 +187,13 @@ static int take_block(uint64_t size, sp_store_block *out) {
     out->used = sizeof(sp_journal_block);
     bytes_taken += size;
     note_calibration_point();
+    return 1;
+}
+
+/* The same, populated. */
+static int take_block(uint64_t size, sp_store_block *out) {
+    if (!take_block_unpopulated(size, out)) return 0;
+    populate_block(out);
     return 1;
 }
 
@@ -241,6 +275,95 @@ static int add_block(sp_thread *t, const sp_store_block *b) {
     return 1;
 }
 
+/* On the helper thread: takes and populates the owner's next block. */
+static void fill_spare(sp_background_job *job) {
+    sp_store_spare *s = (sp_store_spare *)job;
+    sp_store_block b;
+    memset(&b, 0, sizeof b);
+    pthread_mutex_lock(&store_lock);
+    /* under a memory limit only a whole block that fits: the rest is the owner's to decide */
+    int ok = (!memory_limit || bytes_taken + SP_STORE_BLOCK_BYTES <= memory_limit) &&
+             take_block_unpopulated(SP_STORE_BLOCK_BYTES, &b);
+    if (ok) in_flight = b;
+    pthread_mutex_unlock(&store_lock);
+    if (!ok) return;
+    populate_block(&b);
+    write_block_header(b.base, b.size, b.offset, SP_BLOCK_CHUNKS, s->owner);
+    pthread_mutex_lock(&store_lock);
+    memset(&in_flight, 0, sizeof in_flight);
+    s->block = b;
+    pthread_mutex_unlock(&store_lock);
+    __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+}
+
+static int decide_populate_ahead(void) {
+    const char *v = getenv("SCOPE_PROFILER_POPULATE_AHEAD");
+    if (v && *v) return strcmp(v, "0") != 0;
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 1;
+    return CPU_COUNT(&cpus) >= 2; /* on one CPU the helper's work would delay the thread anyway */
+}
+
+/* Has the thread's next block populated ahead (unless it is already). */
+static void request_spare(sp_thread *t) {
+    sp_store_spare *s = t->spare;
+    if (s && (s->requested || __atomic_load_n(&s->ready, __ATOMIC_ACQUIRE))) return;
+    int ahead = __atomic_load_n(&populate_ahead, __ATOMIC_RELAXED);
+    if (ahead < 0) {
+        ahead = decide_populate_ahead();
+        __atomic_store_n(&populate_ahead, ahead, __ATOMIC_RELAXED);
+    }
+    if (!ahead) return;
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s) return;
+        s->job.run = fill_spare;
+        s->owner = t;
+        pthread_mutex_lock(&store_lock);
+        s->next = spares;
+        spares = s;
+        pthread_mutex_unlock(&store_lock);
+        t->spare = s;
+    }
+    s->requested = 1;
+    if (!sp_background_submit(&s->job)) { /* no helper thread: populate in place from now on */
+        s->requested = 0;
+        __atomic_store_n(&populate_ahead, 0, __ATOMIC_RELAXED);
+    }
+}
+
+/* The thread needs a block: its spare if the helper has populated it. */
+static int use_spare(sp_thread *t, sp_store_block *out) {
+    sp_store_spare *s = t->spare;
+    if (!s || !s->requested) return 0;
+    if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE)) {
+        /* still being populated (it will be the next block), or it failed */
+        if (!sp_background_pending(&s->job)) s->requested = 0;
+        return 0;
+    }
+    *out = s->block;
+    __atomic_store_n(&s->ready, 0, __ATOMIC_RELAXED);
+    s->requested = 0;
+    return 1;
+}
+
+/* Gives the thread's spare back (finalize, thread state freed). */
+static void drop_spare(sp_thread *t) {
+    sp_store_spare *s = t->spare;
+    if (!s) return;
+    sp_background_cancel(&s->job);
+    if (__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE)) give_back(&s->block);
+    pthread_mutex_lock(&store_lock);
+    for (sp_store_spare **link = &spares; *link; link = &(*link)->next)
+        if (*link == s) {
+            *link = s->next;
+            break;
+        }
+    pthread_mutex_unlock(&store_lock);
+    free(s);
+    t->spare = NULL;
+}
+
 sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, uint32_t wanted,
                               uint32_t *got) {
     uint64_t header_bytes = sizeof(sp_journal_chunk);
@@ -255,8 +378,10 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
         if (room < min_bytes) {
             uint64_t size = t->num_blocks ? SP_STORE_BLOCK_BYTES : SP_STORE_FIRST_BLOCK_BYTES;
             sp_store_block b;
-            ok = take_block(size, &b);
-            if (ok) write_block_header(b.base, b.size, b.offset, SP_BLOCK_CHUNKS, t);
+            if (!use_spare(t, &b)) {
+                ok = take_block(size, &b);
+                if (ok) write_block_header(b.base, b.size, b.offset, SP_BLOCK_CHUNKS, t);
+            }
             if (ok && !add_block(t, &b)) {
                 munmap(b.base, b.size);
                 bytes_taken -= b.size;
@@ -279,6 +404,9 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
            sizeof h - sizeof h.magic);
     __atomic_store_n(&c->magic, SP_CHUNK_MAGIC, __ATOMIC_RELEASE);
     last->used += header_bytes + slots * sizeof(sp_event_slot);
+    /* a thread past half its first block records a lot: from then on its next
+     * block is always being populated ahead */
+    if (t->num_blocks > 1 || last->used * 2 >= last->size) request_spare(t);
     *got = (uint32_t)slots;
     return (sp_event_slot *)(c + 1);
 }
@@ -303,6 +431,7 @@ void sp_store_rollback(sp_thread *t, uint32_t num_blocks, uint64_t used) {
 }
 
 void sp_store_release_thread(sp_thread *t) {
+    drop_spare(t);
     for (uint32_t i = 0; i < t->num_blocks; i++)
         munmap(t->blocks[i].base, t->blocks[i].size);
     pthread_mutex_lock(&store_lock);
@@ -372,6 +501,7 @@ void sp_store_open(const sp_config *cfg) {
     pthread_mutex_lock(&store_lock);
     memory_limit = cfg->memory_limit;
     names_written = 0;
+    __atomic_store_n(&populate_ahead, -1, __ATOMIC_RELAXED); /* the environment may have changed */
     journal_full_reported = 0;
     memset(&name_block, 0, sizeof name_block);
     int want = journal_wanted(cfg);
@@ -434,6 +564,7 @@ void sp_store_open(const sp_config *cfg) {
 }
 
 void sp_store_close(int keep) {
+    sp_background_stop();
     pthread_mutex_lock(&store_lock);
     if (name_block.base) munmap(name_block.base, name_block.size);
     if (name_block.base) bytes_taken -= name_block.size;
@@ -503,6 +634,17 @@ void sp_store_forget_after_fork(void) {
     journal_path = NULL;
     bytes_taken = 0;
     names_written = 0;
+    /* the spares and the block the helper was populating are the parent's too */
+    sp_background_forget_after_fork();
+    if (in_flight.base) munmap(in_flight.base, in_flight.size);
+    memset(&in_flight, 0, sizeof in_flight);
+    while (spares) {
+        sp_store_spare *s = spares;
+        spares = s->next;
+        if (s->ready) munmap(s->block.base, s->block.size);
+        s->owner->spare = NULL;
+        free(s);
+    }
 }
 
 uint64_t sp_store_bytes(void) {
@@ -514,8 +656,10 @@ uint64_t sp_store_bytes(void) {
 
 void sp_store_lock_for_fork(void) {
     pthread_mutex_lock(&store_lock);
+    sp_background_lock_for_fork();
 }
 
 void sp_store_unlock_after_fork(void) {
+    sp_background_unlock_after_fork();
     pthread_mutex_unlock(&store_lock);
 }

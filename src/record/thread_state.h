@@ -1,9 +1,9 @@
 /*
  * Per-thread recording buffers. Each thread owns one sp_thread: for every
  * region a chain of event chunks (16 bytes per call), carved from the
- * thread's blocks (record/store.h), and a stack of open calls. The hot path touches only its own sp_thread, so it needs neither
- * locks nor atomics. All sp_threads are linked in a process-wide list,
- * which sp_finalize() walks once the other threads are quiet.
+ * thread's blocks (record/store.h), and a stack of open calls. The hot path touches only its own
+ * sp_thread, so it needs neither locks nor atomics. All sp_threads are linked in a process-wide
+ * list, which sp_finalize() walks once the other threads are quiet.
  */
 #ifndef SP_RECORD_THREAD_STATE_H
 #define SP_RECORD_THREAD_STATE_H
@@ -80,6 +80,7 @@ typedef struct sp_thread {
     struct sp_store_block *blocks; /* record/store.h */
     uint32_t num_blocks;
     uint32_t max_blocks;
+    struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
 } sp_thread;
