@@ -77,7 +77,8 @@ static __attribute__((noinline)) void stamp_start_monotonic(sp_event_slot *slot)
     slot->start = sp_clock_monotonic_ticks();
 }
 
-void sp_internal_begin_(sp_region_t region) {
+/* The begin fast path, inlined into the handle and the by-name entry points. */
+static inline __attribute__((always_inline)) void begin_now(sp_region_t region) {
     sp_thread *t = sp_current_thread;
     if (LIKELY(t != NULL)) {
         if (UNLIKELY(!sp_quiesce_enter(t))) {
@@ -109,6 +110,10 @@ void sp_internal_begin_(sp_region_t region) {
         return;
     }
     begin_slow(region);
+}
+
+void sp_internal_begin_(sp_region_t region) {
+    begin_now(region);
 }
 
 static __attribute__((noinline)) void end_slow(sp_region_t region, const char *file, int line,
@@ -167,7 +172,8 @@ static __attribute__((noinline)) void end_monotonic(sp_region_t region, const ch
     end_at(region, file, line, sp_clock_monotonic_ticks());
 }
 
-void sp_internal_end_(sp_region_t region, const char *file, int line) {
+static inline __attribute__((always_inline)) void end_now(sp_region_t region, const char *file,
+                                                          int line) {
     /* The clock_gettime variant lives out of line, so that this one needs no stack frame. */
 #if SP_HAVE_TSC
     if (LIKELY(sp_clock_tsc_on())) {
@@ -178,7 +184,60 @@ void sp_internal_end_(sp_region_t region, const char *file, int line) {
     end_monotonic(region, file, line);
 }
 
+void sp_internal_end_(sp_region_t region, const char *file, int line) {
+    end_now(region, file, line);
+}
+
 /* --- by name ---------------------------------------------------------------- */
+
+/* Whether two strings are equal: inline for the short names regions have,
+ * strcmp past 16 bytes. Never reads beyond either terminator. */
+static inline int same_text(const char *a, const char *b) {
+    for (int i = 0; i < 16; i++) {
+        if (a[i] != b[i]) return 0;
+        if (a[i] == '\0') return 1;
+    }
+    return strcmp(a + 16, b + 16) == 0;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define WORD_COMPARE 0 /* the sanitizers would see the bytes past the terminator read */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define WORD_COMPARE 0
+#else
+#define WORD_COMPARE 1
+#endif
+#else
+#define WORD_COMPARE 1
+#endif
+
+/* Fills the entry's words and masks from its canonical name. */
+static void set_words(sp_name_cache_entry *e) {
+    size_t bytes = strlen(e->canonical) + 1;
+    memset(e->word, 0, sizeof e->word);
+    memset(e->mask, 0, sizeof e->mask);
+    if (bytes > 16) return;
+    memcpy(e->word, e->canonical, bytes);
+    memset(e->mask, 0xff, bytes);
+}
+
+/* Whether name holds the entry's text. For a short name at an 8-byte aligned
+ * address, two word loads: an aligned word never crosses a page, so reading
+ * past the terminator cannot fault, and the masks drop those bytes. */
+static inline int same_as_cached(const sp_name_cache_entry *e, const char *name) {
+#if WORD_COMPARE
+    if (LIKELY(e->mask[0] != 0 && ((uintptr_t)name & 7u) == 0)) {
+        uint64_t w;
+        memcpy(&w, name, sizeof w);
+        if ((w & e->mask[0]) != e->word[0]) return 0;
+        if (e->mask[1] == 0) return 1;
+        memcpy(&w, name + 8, sizeof w); /* no terminator in the first word: name goes on */
+        return (w & e->mask[1]) == e->word[1];
+    }
+#endif
+    return same_text(e->canonical, name);
+}
 
 static uint32_t cache_slot(const char *key, uint32_t capacity) {
     return (uint32_t)(((uintptr_t)key * 0x9E3779B97F4A7C15ull) >> 40) & (capacity - 1);
@@ -214,13 +273,14 @@ static sp_region_t lookup_name(const char *name, const char *file, int line, int
             sp_name_cache_entry *e = &t->name_cache[s];
             if (!e->key) break;
             if (e->key == name) {
-                if (strcmp(e->canonical, name) == 0) return e->region;
+                if (same_as_cached(e, name)) return e->region;
                 /* The caller reused its buffer for another name: refresh this entry. */
                 sp_region_t region =
                     intern ? sp_registry_intern(name, file, line) : sp_registry_find(name);
                 if (region) {
                     e->region = region;
                     e->canonical = sp_registry_name(region);
+                    set_words(e);
                 }
                 return region;
             }
@@ -235,22 +295,41 @@ static sp_region_t lookup_name(const char *name, const char *file, int line, int
     t->name_cache[s].key = name;
     t->name_cache[s].canonical = sp_registry_name(region);
     t->name_cache[s].region = region;
+    set_words(&t->name_cache[s]);
     t->name_cache_used++;
     return region;
 }
 
+/* The cache entry at the pointer's home slot when it holds this pointer with
+ * this text (the usual case), else NULL. */
+static inline const sp_name_cache_entry *cached(const sp_thread *t, const char *name) {
+    if (UNLIKELY(t == NULL || name == NULL || t->name_cache_capacity == 0)) return NULL;
+    const sp_name_cache_entry *e = &t->name_cache[cache_slot(name, t->name_cache_capacity)];
+    return LIKELY(e->key == name && same_as_cached(e, name)) ? e : NULL;
+}
+
 void sp_internal_begin_name_(const char *name, const char *file, int line) {
+    const sp_name_cache_entry *e = cached(sp_current_thread, name);
+    if (LIKELY(e != NULL)) {
+        begin_now(e->region);
+        return;
+    }
     sp_internal_begin_(lookup_name(name, file, line, 1));
 }
 
 void sp_internal_end_name_(const char *name, const char *file, int line) {
-    /* Usually the name ends the innermost open call: compare with its name
-     * and skip the cache probe. */
+    /* Usually the name ends the innermost open call, and begin left it in the
+     * cache: one pointer and one text comparison. */
     sp_thread *t = sp_current_thread;
     if (LIKELY(t != NULL && name != NULL && t->depth > 0)) {
         sp_region_t innermost = t->stack[t->depth - 1].region;
+        const sp_name_cache_entry *e = cached(t, name);
+        if (LIKELY(e != NULL && e->region == innermost)) {
+            end_now(innermost, file, line);
+            return;
+        }
         const char *canonical = sp_registry_name(innermost);
-        if (LIKELY(canonical != NULL && strcmp(canonical, name) == 0)) {
+        if (canonical != NULL && strcmp(canonical, name) == 0) {
             sp_internal_end_(innermost, file, line);
             return;
         }

@@ -53,6 +53,10 @@ typedef struct sp_name_cache_entry {
     const char *key;       /* the caller's pointer */
     const char *canonical; /* the registry's copy, to verify the content */
     sp_region_t region;
+    /* a name shorter than 16 bytes, its terminator included, as two words and
+     * the masks of its bytes (mask[0] == 0 for a longer name): verified with
+     * two word loads (record/hot_path.c) */
+    uint64_t word[2], mask[2];
 } sp_name_cache_entry;
 
 typedef struct sp_thread {

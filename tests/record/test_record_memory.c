@@ -3,7 +3,8 @@
  * a failed reservation leaves nothing behind, 100,000 regions called once
  * stay under 64 MiB, the memory limit counts what it does not store without
  * slowing recording down; by-name calls with literals cached at the call site
- * stay correct when one site sees several names.
+ * stay correct when one site sees several names, and runtime names stay
+ * exact whatever their length, address and later contents.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +201,67 @@ static void test_by_name_sites_stay_correct(void **state) {
     assert_int_equal(calls_in_file(f, "epsilon"), 1);
 }
 
+/* Runtime names (the per-thread cache, compared a word at a time): equal text
+ * at different and unaligned addresses is one region, at every length around
+ * the word boundaries; a buffer rewritten between calls records under its
+ * new text, in either word; bytes past the terminator do not matter; a
+ * buffer rewritten between begin and end ends the call of its new text. */
+static void test_runtime_names_exact(void **state) {
+    rs_fixture *f = *state;
+    start(f, 0);
+    static _Alignas(16) char a[64], b[64];
+    static const char *const names[] = {"n6_abc",          "n7_abcd",          "n8_abcde",
+                                        "n15_abcdefghijk", "n16_abcdefghijkl", "n17_abcdefghijklm"};
+    const size_t offsets[] = {0, 1, 3, 8};
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++)
+        for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++)
+            for (int round = 0; round < 3; round++) {
+                strcpy(a + offsets[o], names[n]);
+                strcpy(b + 32 - offsets[o], names[n]);
+                sp_begin_name(a + offsets[o]);
+                sp_end_name(a + offsets[o]);
+                sp_begin_name(b + 32 - offsets[o]);
+                sp_end_name(b + 32 - offsets[o]);
+            }
+    /* the same buffer, another text: in the first word, then in the second */
+    for (int i = 0; i < 5; i++) {
+        strcpy(a, i % 2 ? "second_word_diff1" : "second_word_diff2");
+        sp_begin_name(a);
+        sp_end_name(a);
+        strcpy(a, i % 2 ? "w1" : "w2");
+        sp_begin_name(a);
+        sp_end_name(a);
+    }
+    /* what follows the terminator changes: the same name */
+    memcpy(a, "tail\0xyzwvutsrq", 16);
+    sp_begin_name(a);
+    sp_end_name(a);
+    memcpy(a, "tail\0QRSTUVWXYZ", 16);
+    sp_begin_name(a);
+    sp_end_name(a);
+    /* rewritten between begin and end */
+    strcpy(a, "opened");
+    sp_begin_name(a);
+    strcpy(a, "renamed");
+    rs_capture_stderr_begin();
+    sp_end_name(a); /* "renamed" is not open: ignored, reported */
+    char *err = rs_capture_stderr_end();
+    assert_non_null(strstr(err, "renamed"));
+    free(err);
+    strcpy(a, "opened");
+    sp_end_name(a);
+    finish();
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++)
+        assert_int_equal(calls_in_file(f, names[n]), 4 * 3 * 2);
+    assert_int_equal(calls_in_file(f, "second_word_diff1"), 2);
+    assert_int_equal(calls_in_file(f, "second_word_diff2"), 3);
+    assert_int_equal(calls_in_file(f, "w1"), 2);
+    assert_int_equal(calls_in_file(f, "w2"), 3);
+    assert_int_equal(calls_in_file(f, "tail"), 2);
+    assert_int_equal(calls_in_file(f, "opened"), 1);
+    assert_int_equal(calls_in_file(f, "renamed"), 0);
+}
+
 int main(void) {
     unsetenv("SCOPE_PROFILER_JOURNAL");
     const struct CMUnitTest tests[] = {
@@ -214,6 +276,7 @@ int main(void) {
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_by_name_sites_stay_correct, rs_setup_dir,
                                         rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_runtime_names_exact, rs_setup_dir, rs_teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
