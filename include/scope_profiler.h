@@ -121,6 +121,9 @@ typedef struct sp_options {
     const char *journal_directory;  /**< where the journal goes; NULL = the output's directory */
     uint64_t memory_limit;          /**< bytes for recorded calls; beyond it calls are counted,
                                          not stored; 0 = no limit */
+    int aggregate;                  /**< nonzero: aggregate mode, no per-call events: per call
+                                         path count, total, min, max, spread and a duration
+                                         histogram (docs/recording.md, "Aggregate mode") */
 } sp_options;
 
 /* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
@@ -155,6 +158,7 @@ typedef struct sp_options {
  *   SCOPE_PROFILER_JOURNAL=1|0        journal (1 forces it, 0 memory only)
  *   SCOPE_PROFILER_JOURNAL_DIR=dir    journal_directory
  *   SCOPE_PROFILER_MEMORY_LIMIT=N     memory_limit (bytes; suffix K, M or G)
+ *   SCOPE_PROFILER_AGGREGATE=1|0      aggregate (1 forces it on, 0 off)
  * A malformed value is reported on stderr and ignored.
  * Returns SP_ERR_ALREADY_ACTIVE if a session is active (finalize it first).
  */

@@ -43,8 +43,7 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     uint64_t *u64 = malloc((n ? n : 1) * sizeof *u64);
     int64_t *i64 = malloc((n ? n : 1) * sizeof *i64);
     const char **strings = malloc((n ? n : 1) * sizeof *strings);
-    sp_row_stats *stats = malloc((n ? n : 1) * sizeof *stats);
-    int rc = (u32 && u64 && i64 && strings && stats) ? 0 : -1;
+    int rc = (u32 && u64 && i64 && strings) ? 0 : -1;
 #define COLUMN(buf, expr, name, ftype, mtype)                                                      \
     if (rc == 0) {                                                                                 \
         for (size_t i = 0; i < n; i++)                                                             \
@@ -69,19 +68,24 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     STRINGS(tags, "tags")
     STRINGS(event_metadata, "event_metadata")
 #undef STRINGS
-    if (rc == 0) {
-        for (size_t i = 0; i < n; i++)
-            stats[i] = rows[i].stats;
-        hid_t ft = stats_file_type(), mt = stats_memory_type();
-        rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
-                                  : -1;
-        if (ft >= 0) H5Tclose(ft);
-        if (mt >= 0) H5Tclose(mt);
-    }
+    if (rc == 0) rc = sp_write_summary_statistics(group, rows, n);
     free(u32);
     free(u64);
     free(i64);
     free(strings);
+    return rc;
+}
+
+int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n) {
+    sp_row_stats *stats = malloc((n ? n : 1) * sizeof *stats);
+    if (!stats) return -1;
+    for (size_t i = 0; i < n; i++)
+        stats[i] = rows[i].stats;
+    hid_t ft = stats_file_type(), mt = stats_memory_type();
+    int rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
+                                  : -1;
+    if (ft >= 0) H5Tclose(ft);
+    if (mt >= 0) H5Tclose(mt);
     free(stats);
     return rc;
 }

@@ -12,6 +12,9 @@
 /* The /rank_region_index datasets under group, rows' offsets as given. */
 int sp_write_index(hid_t group, const sp_model_row *rows, size_t n);
 
+/* /rank_region_index/summary_statistics (FORMAT.md 2.3) under group. */
+int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n);
+
 /* /thread_table. */
 int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count,
                           int64_t time_origin_ns);

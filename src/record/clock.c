@@ -11,8 +11,16 @@
 
 int sp_clock_uses_tsc;
 
+static uint64_t (*test_source)(void);
+
 __attribute__((noinline)) uint64_t sp_clock_monotonic_ticks(void) {
+    uint64_t (*source)(void) = __atomic_load_n(&test_source, __ATOMIC_RELAXED);
+    if (__builtin_expect(source != NULL, 0)) return source();
     return (uint64_t)sp_clock_monotonic_ns();
+}
+
+void sp_internal_clock_test_source(uint64_t (*source)(void)) {
+    __atomic_store_n(&test_source, source, __ATOMIC_RELAXED);
 }
 
 /* One (ticks, ns) pair of the linear map. */
@@ -124,6 +132,16 @@ void sp_clock_stop(void) {
     uint64_t dns = (uint64_t)(second_point.ns - first_point.ns);
     if (dticks == 0) return;
     ns_per_tick_q32 = (uint64_t)(((unsigned __int128)dns << 32) / dticks);
+}
+
+uint64_t sp_clock_early_rate_q32(int64_t min_ns) {
+    if (!sp_clock_tsc_on()) return (uint64_t)1 << 32;
+    while (sp_clock_monotonic_ns() - first_point.ns < min_ns) {
+    }
+    calibration_point now = read_point();
+    uint64_t dticks = now.ticks - first_point.ticks;
+    uint64_t dns = (uint64_t)(now.ns - first_point.ns);
+    return dticks ? (uint64_t)(((unsigned __int128)dns << 32) / dticks) : (uint64_t)1 << 32;
 }
 
 int64_t sp_clock_to_ns(uint64_t ticks) {

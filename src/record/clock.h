@@ -60,6 +60,15 @@ void sp_clock_stop(void);
 
 #define SP_CLOCK_MIN_CALIBRATION_NS 10000000
 
+/* ns per tick (32.32 fixed point) from the first calibration point to a
+ * point at least min_ns later, waiting for it (aggregate mode needs a rate
+ * during the run; exactly 1 << 32 for CLOCK_MONOTONIC). */
+uint64_t sp_clock_early_rate_q32(int64_t min_ns);
+
+/* Tests: CLOCK_MONOTONIC mode reads ticks (= ns) from `source` instead of
+ * clock_gettime (NULL restores it), so that a workload has exact durations. */
+SP_INTERNAL_API void sp_internal_clock_test_source(uint64_t (*source)(void));
+
 /* Maps raw ticks onto CLOCK_MONOTONIC nanoseconds (valid after sp_clock_stop()). */
 int64_t sp_clock_to_ns(uint64_t ticks);
 

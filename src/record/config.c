@@ -115,6 +115,10 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
     env_bool("SCOPE_PROFILER_DISABLE", &cfg->disable);
     env_bool("SCOPE_PROFILER_CAPTURE_SOURCE", &cfg->capture_region_source);
     env_bool("SCOPE_PROFILER_QUIET", &cfg->quiet);
+    /* Like the other switches, the variable wins over the option both ways:
+     * 1 turns aggregate mode on in a program that did not ask for it, 0 off. */
+    cfg->aggregate = options->aggregate != 0;
+    env_bool("SCOPE_PROFILER_AGGREGATE", &cfg->aggregate);
     env_compression(cfg);
 
     cfg->file_path = sp_strdup(path);

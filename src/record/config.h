@@ -21,6 +21,7 @@ typedef struct sp_config {
     sp_journal_mode journal;
     char *journal_dir;     /* NULL = the output's directory */
     uint64_t memory_limit; /* bytes, 0 = none */
+    int aggregate;         /* aggregate mode (record/aggregate.h); the journal is then off */
 } sp_config;
 
 /* Fills cfg from options (NULL = defaults) and the environment. Malformed

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/aggregate.h"
 #include "record/clock.h"
 #include "record/mismatch.h"
 #include "record/quiesce.h"
@@ -53,6 +54,10 @@ static __attribute__((noinline)) void begin_slow(sp_region_t region) {
 }
 
 static void begin_slow_locked(sp_thread *t, sp_region_t region) {
+    if (__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED)) { /* no cursors: every begin comes here */
+        sp_agg_begin(t, region);
+        return;
+    }
     if (t->depth == t->stack_capacity && !sp_thread_grow_stack(t)) {
         out_of_memory_once();
         return;
@@ -355,6 +360,7 @@ const char *sp_region_name(sp_region_t region) {
 sp_status sp_reserve(sp_region_t region, uint64_t calls) {
     if (!__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED)) return SP_ERR_NOT_ACTIVE;
     if (region == SP_REGION_NONE || region > sp_registry_count()) return SP_ERR_INVALID_ARGUMENT;
+    if (__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED)) return SP_OK; /* nothing to reserve */
     sp_thread *t = sp_current_thread;
     if (!t && !(t = sp_thread_attach())) return SP_ERR_OUT_OF_MEMORY;
     if (!sp_quiesce_enter(t)) {

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "analysis/results_model.h"
+#include "format/write_aggregate.h"
 #include "format/writer.h"
+#include "record/aggregate.h"
 #include "record/clock.h"
 #include "record/collect_stream.h"
 #include "record/metadata.h"
@@ -87,7 +89,10 @@ sp_status sp_setup(const sp_options *options) {
             state = SP_SESSION_DISABLED;
         } else {
             sp_clock_start(config.clock);
-            sp_store_open(&config);
+            if (config.aggregate)
+                sp_agg_session_start(); /* no per-call store, so no journal */
+            else
+                sp_store_open(&config);
             sp_endings_install(sp_store_is_journal());
             sp_thread_note_session_owner();
             start_ns = sp_internal_clock_now_ns();
@@ -146,6 +151,7 @@ static sp_status session_halt(sp_session_data *out) {
 sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     sp_status st = session_halt(out);
     if (st || out->disabled) return st;
+    if (out->config.aggregate) return sp_agg_collect(&out->model, rank, &out->report);
     return sp_collect(&out->model, rank, &out->report);
 }
 
@@ -208,7 +214,10 @@ typedef sp_status (*profile_writer)(void *ctx, const char *path, const sp_write_
 
 static sp_status write_model_to(void *ctx, const char *path, const sp_write_options *wo,
                                 const sp_target_id *since, char **saved_as, sp_error *err) {
-    return sp_write_model_guarded(ctx, path, wo, since, saved_as, err);
+    const sp_model *model = ctx;
+    if (model->layout == SP_LAYOUT_AGGREGATE)
+        return sp_write_aggregate_model_guarded(model, path, since, saved_as, err);
+    return sp_write_model_guarded(model, path, wo, since, saved_as, err);
 }
 
 typedef struct streamed {
@@ -295,6 +304,7 @@ void sp_internal_session_end(sp_session_data *data) {
     sp_config_clear(&data->config);
     sp_endings_uninstall();
     sp_thread_reset_all();
+    sp_agg_reset_all();
     sp_store_close(data->keep_journal);
     pthread_mutex_lock(&session_lock);
     sp_config_clear(&config);
@@ -348,6 +358,7 @@ static sp_status collect_for_finalize(sp_session_data *data, const sp_finalize_o
                                       sp_collect_stream **stream, int *no_summary) {
     *stream = NULL;
     *no_summary = 0;
+    if (data->config.aggregate) return sp_agg_collect(&data->model, 0, &data->report);
     if (wants_results(data, options)) {
         sp_status st = sp_collect(&data->model, 0, &data->report);
         if (st != SP_ERR_OUT_OF_MEMORY || data->report.given_back) return st;

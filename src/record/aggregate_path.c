@@ -1,0 +1,287 @@
+/*
+ * Aggregate mode's recording side (record/aggregate.h): per-thread call-path
+ * nodes, found from the enclosing call's node, and the lazy fold of
+ * completed calls into them.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/aggregate.h"
+#include "record/clock.h"
+#include "record/registry.h"
+
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+int sp_agg_on;
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static sp_agg_thread *list_head;
+/* Bumped when the states are freed: a thread's cached pointer is stale when
+ * its generation differs (compared before the pointer is used). */
+static uint64_t generation = 1;
+static uint64_t rate_q32 = (uint64_t)1 << 32;
+static __thread sp_agg_thread *current __attribute__((tls_model("initial-exec")));
+static __thread uint64_t current_generation __attribute__((tls_model("initial-exec")));
+/* Where a call goes when this thread has no state at all (out of memory). */
+static __thread sp_event_slot stateless_slot;
+
+static void out_of_memory_once(void) {
+    static int reported;
+    if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "scope-profiler: out of memory: some calls are not aggregated; the calls "
+                        "aggregated so far are kept\n");
+}
+
+static void lock_for_fork(void) {
+    pthread_mutex_lock(&list_lock);
+}
+
+static void unlock_after_fork(void) {
+    pthread_mutex_unlock(&list_lock);
+}
+
+static void register_fork_handlers(void) {
+    pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+}
+
+static void free_thread(sp_agg_thread *a) {
+    for (uint32_t i = 0; i < a->num_nodes; i++)
+        sp_hist_free(&a->nodes[i].hist);
+    free(a->nodes);
+    free(a->keys);
+    free(a->values);
+    free(a->scratch);
+    free(a);
+}
+
+void sp_agg_reset_all(void) {
+    pthread_mutex_lock(&list_lock);
+    __atomic_store_n(&sp_agg_on, 0, __ATOMIC_RELAXED);
+    while (list_head) {
+        sp_agg_thread *next = list_head->next;
+        free_thread(list_head);
+        list_head = next;
+    }
+    __atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&list_lock);
+}
+
+void sp_agg_session_start(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handlers);
+    sp_agg_reset_all();
+    /* Histograms need nanoseconds while recording; the TSC's rate is known
+     * exactly only at finalize, so a millisecond now gives it within ~1e-5. */
+    rate_q32 = sp_clock_early_rate_q32(1000000);
+    __atomic_store_n(&sp_agg_on, 1, __ATOMIC_RELAXED);
+}
+
+sp_agg_thread *sp_agg_threads(void) {
+    return list_head;
+}
+
+uint64_t sp_agg_rate_q32(void) {
+    return rate_q32;
+}
+
+static void init_node(sp_agg_node *n, uint32_t parent, sp_region_t region) {
+    memset(n, 0, sizeof *n);
+    n->region = region;
+    n->parent = parent;
+    n->next_hint = SP_AGG_NONE;
+}
+
+static sp_agg_thread *attach(sp_thread *t) {
+    sp_agg_thread *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->thread = t;
+    a->node_capacity = 16;
+    a->nodes = malloc(a->node_capacity * sizeof *a->nodes);
+    a->table_capacity = 32;
+    a->keys = calloc(a->table_capacity, sizeof *a->keys);
+    a->values = calloc(a->table_capacity, sizeof *a->values);
+    if (!a->nodes || !a->keys || !a->values) {
+        free(a->nodes);
+        free(a->keys);
+        free(a->values);
+        free(a);
+        return NULL;
+    }
+    init_node(&a->nodes[SP_AGG_ROOT], SP_AGG_NONE, SP_REGION_NONE);
+    a->num_nodes = 1;
+    pthread_mutex_lock(&list_lock);
+    a->next = list_head;
+    list_head = a;
+    current_generation = generation;
+    pthread_mutex_unlock(&list_lock);
+    current = a;
+    return a;
+}
+
+/* Room for depth `d`; the open frames' slots move with the scratch array. */
+static int grow_scratch(sp_agg_thread *a, sp_thread *t, uint32_t d) {
+    uint32_t capacity = a->scratch_capacity ? a->scratch_capacity * 2 : 16;
+    while (capacity <= d)
+        capacity *= 2;
+    sp_agg_scratch *grown = malloc(capacity * sizeof *grown);
+    if (!grown) return 0;
+    if (a->scratch_capacity) memcpy(grown, a->scratch, a->scratch_capacity * sizeof *grown);
+    for (uint32_t i = a->scratch_capacity; i < capacity; i++) {
+        grown[i].slot.start = grown[i].slot.end = 0;
+        grown[i].node = SP_AGG_NONE;
+    }
+    for (uint32_t i = 0; i < t->depth && i < a->scratch_capacity; i++)
+        if (t->stack[i].slot == &a->scratch[i].slot) t->stack[i].slot = &grown[i].slot;
+    free(a->scratch);
+    a->scratch = grown;
+    a->scratch_capacity = capacity;
+    return 1;
+}
+
+static uint32_t table_slot(uint64_t key, uint32_t capacity) {
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (capacity - 1);
+}
+
+static int grow_table(sp_agg_thread *a) {
+    uint32_t capacity = a->table_capacity * 2;
+    uint64_t *keys = calloc(capacity, sizeof *keys);
+    uint32_t *values = calloc(capacity, sizeof *values);
+    if (!keys || !values) {
+        free(keys);
+        free(values);
+        return 0;
+    }
+    for (uint32_t i = 0; i < a->table_capacity; i++) {
+        if (!a->keys[i]) continue;
+        uint32_t s = table_slot(a->keys[i], capacity);
+        while (keys[s])
+            s = (s + 1) & (capacity - 1);
+        keys[s] = a->keys[i];
+        values[s] = a->values[i];
+    }
+    free(a->keys);
+    free(a->values);
+    a->keys = keys;
+    a->values = values;
+    a->table_capacity = capacity;
+    return 1;
+}
+
+/* The node of `region` under `parent`, made on first use; SP_AGG_NONE when
+ * out of memory or the handle is not a region. */
+static uint32_t find_or_add(sp_agg_thread *a, uint32_t parent, sp_region_t region) {
+    uint64_t key = (uint64_t)parent << 32 | region; /* region >= 1: never 0 */
+    uint32_t mask = a->table_capacity - 1;
+    uint32_t s = table_slot(key, a->table_capacity);
+    for (; a->keys[s]; s = (s + 1) & mask)
+        if (a->keys[s] == key) return a->values[s];
+    if (region > sp_registry_count()) return SP_AGG_NONE;
+    if (a->num_nodes == a->node_capacity) {
+        sp_agg_node *grown = realloc(a->nodes, 2 * (size_t)a->node_capacity * sizeof *grown);
+        if (!grown) return SP_AGG_NONE;
+        a->nodes = grown;
+        a->node_capacity *= 2;
+    }
+    if ((a->table_used + 1) * 2 > a->table_capacity) {
+        if (!grow_table(a)) return SP_AGG_NONE;
+        mask = a->table_capacity - 1;
+        for (s = table_slot(key, a->table_capacity); a->keys[s]; s = (s + 1) & mask) {
+        }
+    }
+    uint32_t node = a->num_nodes++;
+    init_node(&a->nodes[node], parent, region);
+    a->keys[s] = key;
+    a->values[s] = node;
+    a->table_used++;
+    return node;
+}
+
+/* `prev`, the last call at this depth, predicts the next: the same path
+ * again, or the sibling that followed it last time; else the table. */
+static uint32_t child_of(sp_agg_thread *a, uint32_t parent, sp_region_t region, uint32_t prev) {
+    if (prev == SP_AGG_NONE || a->nodes[prev].parent != parent)
+        return find_or_add(a, parent, region);
+    if (a->nodes[prev].region == region) return prev;
+    uint32_t hint = a->nodes[prev].next_hint;
+    if (hint != SP_AGG_NONE && a->nodes[hint].region == region && a->nodes[hint].parent == parent)
+        return hint;
+    uint32_t node = find_or_add(a, parent, region);
+    a->nodes[prev].next_hint = node;
+    return node;
+}
+
+static inline void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
+    sp_agg_node *n = &a->nodes[s->node];
+    uint64_t start = s->slot.start, end = s->slot.end;
+    uint64_t d = end > start ? end - start : 0; /* cores' counters a tick apart: 0 */
+    if (n->count == 0) {
+        n->first = n->min = n->max = d;
+        n->start_min = start;
+    } else {
+        if (d < n->min) n->min = d;
+        if (d > n->max) n->max = d;
+    }
+    n->count++;
+    n->total += d;
+    n->sumsq += (unsigned __int128)d * d;
+    n->last = d;
+    n->start_last = start;
+    n->end_max = end;
+    int64_t ns = (int64_t)(((unsigned __int128)d * rate_q32 + ((uint64_t)1 << 31)) >> 32);
+    if (UNLIKELY(sp_hist_add(&n->hist, ns) != SP_OK)) n->hist_failed = 1;
+}
+
+void sp_agg_fold(sp_agg_thread *a, sp_agg_scratch *s) {
+    fold(a, s);
+    s->slot.end = 0;
+}
+
+void sp_agg_begin(sp_thread *t, sp_region_t region) {
+    sp_agg_thread *a = current;
+    if (UNLIKELY(!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)))
+        a = attach(t);
+    uint32_t d = t->depth;
+    if (d == t->stack_capacity && !sp_thread_grow_stack(t)) {
+        out_of_memory_once();
+        return;
+    }
+    sp_event_slot *slot = a ? &a->discard : &stateless_slot;
+    if (a && (d < a->scratch_capacity || grow_scratch(a, t, d))) {
+        sp_agg_scratch *s = &a->scratch[d];
+        uint32_t prev = s->node;
+        if (s->slot.end && prev != SP_AGG_NONE) fold(a, s);
+        uint32_t parent = d ? a->scratch[d - 1].node : SP_AGG_ROOT;
+        uint32_t node = SP_AGG_NONE;
+        /* Below a call that could not be kept, nothing is. */
+        if (parent != SP_AGG_NONE && region != SP_REGION_NONE) {
+            node = child_of(a, parent, region, prev);
+            if (node == SP_AGG_NONE && region <= sp_registry_count()) out_of_memory_once();
+        }
+        s->node = node;
+        s->slot.end = 0;
+        if (node != SP_AGG_NONE) slot = &s->slot;
+    } else {
+        out_of_memory_once();
+    }
+    sp_frame *frame = &t->stack[t->depth++];
+    frame->slot = slot;
+    frame->region = region;
+    slot->end = 0;
+    slot->start = sp_clock_ticks();
+}
+
+uint64_t sp_internal_agg_bytes(void) {
+    uint64_t bytes = 0;
+    pthread_mutex_lock(&list_lock);
+    for (const sp_agg_thread *a = list_head; a; a = a->next) {
+        bytes += sizeof *a + (uint64_t)a->scratch_capacity * sizeof *a->scratch +
+                 (uint64_t)a->node_capacity * sizeof *a->nodes +
+                 (uint64_t)a->table_capacity * (sizeof *a->keys + sizeof *a->values);
+        for (uint32_t i = 0; i < a->num_nodes; i++)
+            bytes += (uint64_t)(a->nodes[i].hist.hi - a->nodes[i].hist.lo) * sizeof(uint64_t);
+    }
+    pthread_mutex_unlock(&list_lock);
+    return bytes;
+}

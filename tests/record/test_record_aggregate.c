@@ -1,0 +1,346 @@
+/*
+ * Aggregate mode (issue 17 item 2): the same deterministic workload, recorded
+ * once per call and once aggregated on a test clock, gives equal counts,
+ * totals, minimums, maximums, exclusive times, first/last and std, and
+ * percentiles within the stated 1/128 of the exact ones; per-thread
+ * histograms merge into the histogram of the union; memory does not grow
+ * with the number of calls; SCOPE_PROFILER_AGGREGATE beats the option both
+ * ways; the file has the Python package's aggregate layout (h5py).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <scope_profiler.h>
+#include <scope_profiler/results.h>
+
+#include "format/reader.h"
+#include "model/histogram.h"
+#include "record/aggregate.h"
+#include "record/clock.h"
+#include "record_support.h"
+
+static const sp_finalize_options quiet = {.quiet = 1};
+
+/* Each thread's own test clock: durations are exactly what the workload says. */
+static __thread uint64_t fake_now = 1000000;
+static uint64_t fake_ticks(void) {
+    return fake_now;
+}
+
+/* A deterministic, skewed duration: 200 ns to about 600 us. */
+static uint64_t next_duration(uint64_t *state) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    double u = (double)(*state >> 11) / 9007199254740992.0;
+    return 200 + (uint64_t)(exp(u * u * 8.0) * 200.0);
+}
+
+static void start(const char *path, int aggregate) {
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path;
+    opt.clock = SP_CLOCK_MONOTONIC;
+    opt.aggregate = aggregate;
+    opt.journal = SP_JOURNAL_OFF;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+}
+
+static void rec(sp_region_t h, int depth, uint64_t *state) {
+    sp_begin(h);
+    fake_now += next_duration(state);
+    if (depth > 1) rec(h, depth - 1, state);
+    fake_now += 7;
+    sp_end(h);
+}
+
+/* step { solve; io } (io every third step), then a recursion 3 deep. */
+static void workload(int steps, uint64_t seed) {
+    sp_region_t step = sp_region("step"), solve = sp_region("solve"), io = sp_region("io");
+    sp_region_t r = sp_region("rec");
+    uint64_t state = seed;
+    for (int i = 0; i < steps; i++) {
+        sp_begin(step);
+        fake_now += 11;
+        sp_begin(solve);
+        fake_now += next_duration(&state);
+        sp_end(solve);
+        if (i % 3 == 0) {
+            sp_begin(io);
+            fake_now += next_duration(&state) / 4;
+            sp_end(io);
+        }
+        fake_now += 13;
+        sp_end(step);
+    }
+    for (int i = 0; i < 50; i++)
+        rec(r, 3, &state);
+}
+
+static const sp_summary_row *row_named(const sp_summary_rows *rows, const char *name) {
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->rows[i].name, name) == 0) return &rows->rows[i];
+    fail_msg("no row %s", name);
+    return NULL;
+}
+
+static void record_file(const char *path, int aggregate) {
+    fake_now = 1000000;
+    sp_internal_clock_test_source(fake_ticks);
+    start(path, aggregate);
+    workload(20000, 42);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_internal_clock_test_source(NULL);
+}
+
+static void assert_relative(double got, double want, double bound) {
+    if (fabs(got - want) > bound * fabs(want))
+        fail_msg("%.9g is not within %.3g of %.9g", got, bound, want);
+}
+
+/* The same workload per call and aggregated: equal facts, close percentiles. */
+static void same_workload_both_modes(void **state) {
+    rs_fixture *f = *state;
+    char *per_call = rs_path_in(f->dir, "per_call.h5");
+    char *aggregated = rs_path_in(f->dir, "aggregate.h5");
+    record_file(per_call, 0);
+    record_file(aggregated, 1);
+
+    sp_error err;
+    sp_results *exact = sp_read(per_call, &err);
+    sp_results *agg = sp_read(aggregated, &err);
+    assert_non_null(exact);
+    assert_non_null(agg);
+    sp_model m;
+    assert_int_equal(sp_read_model(aggregated, &m, &err), SP_OK);
+    assert_int_equal(m.layout, SP_LAYOUT_AGGREGATE);
+    assert_int_equal(m.num_events, 0);
+    /* step, solve, io, rec x3 paths, the session: one histogram each */
+    assert_int_equal(m.num_hists, 7);
+    sp_model_clear(&m);
+
+    sp_summary_rows *a = sp_results_summary(exact, NULL, 0, &err);
+    sp_summary_rows *b = sp_results_summary(agg, NULL, 0, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->count, b->count);
+    static const char *const names[] = {"scope_profiler.session", "step", "solve", "io", "rec"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const sp_summary_row *x = row_named(a, names[i]), *y = row_named(b, names[i]);
+        assert_int_equal(x->num_calls, y->num_calls);
+        assert_true(x->total_duration == y->total_duration);
+        assert_true(x->min_duration == y->min_duration);
+        assert_true(x->max_duration == y->max_duration);
+        assert_true(x->first_duration == y->first_duration);
+        assert_true(x->last_duration == y->last_duration);
+        assert_true(y->has_exclusive);
+        assert_true(x->exclusive_duration == y->exclusive_duration);
+        assert_relative(y->std_duration, x->std_duration, 1e-9);
+        assert_true(y->has_percentiles);
+        assert_true(x->percentile_error == 0.0);
+        assert_true(y->percentile_error == SP_HIST_RELATIVE_ERROR);
+        assert_relative(y->p50_duration, x->p50_duration, SP_HIST_RELATIVE_ERROR);
+        assert_relative(y->p95_duration, x->p95_duration, SP_HIST_RELATIVE_ERROR);
+        assert_relative(y->p99_duration, x->p99_duration, SP_HIST_RELATIVE_ERROR);
+    }
+    assert_int_equal(row_named(b, "solve")->num_calls, 20000);
+    assert_int_equal(row_named(b, "io")->num_calls, 6667);
+    assert_int_equal(row_named(b, "rec")->num_calls, 150);
+    sp_summary_rows_free(a);
+    sp_summary_rows_free(b);
+    sp_results_free(exact);
+    sp_results_free(agg);
+    free(per_call);
+    free(aggregated);
+}
+
+#define NUM_WORKERS 3
+
+static void *worker(void *arg) {
+    uintptr_t k = (uintptr_t)arg;
+    fake_now = 5000000 * (k + 1);
+    workload(3000 + 1000 * (int)k, 100 + k);
+    return NULL;
+}
+
+/* The durations worker k (or the main thread, k = NUM_WORKERS) gives region
+ * `which` (0 solve, 1 io), added to h. */
+static void expected_durations(uintptr_t k, int which, sp_hist *h) {
+    uint64_t state = 100 + k;
+    int steps = 3000 + 1000 * (int)k;
+    for (int i = 0; i < steps; i++) {
+        uint64_t solve = next_duration(&state);
+        if (which == 0) assert_int_equal(sp_hist_add(h, (int64_t)solve), SP_OK);
+        if (i % 3 == 0) {
+            uint64_t io = next_duration(&state) / 4;
+            if (which == 1) assert_int_equal(sp_hist_add(h, (int64_t)io), SP_OK);
+        }
+    }
+}
+
+/* Three workers and the main thread: per-thread histograms in the file; their
+ * merge is the histogram of all calls; each thread's is its own calls'. */
+static void threads_merge_to_union(void **state) {
+    rs_fixture *f = *state;
+    sp_internal_clock_test_source(fake_ticks);
+    start(f->path, 1);
+    pthread_t tid[NUM_WORKERS];
+    for (uintptr_t k = 0; k < NUM_WORKERS; k++)
+        assert_int_equal(pthread_create(&tid[k], NULL, worker, (void *)k), 0);
+    for (int k = 0; k < NUM_WORKERS; k++)
+        pthread_join(tid[k], NULL);
+    fake_now = 90000000;
+    workload(3000 + 1000 * NUM_WORKERS, 100 + NUM_WORKERS);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_internal_clock_test_source(NULL);
+
+    sp_model m;
+    sp_error err;
+    assert_int_equal(sp_read_model(f->path, &m, &err), SP_OK);
+    assert_int_equal(m.num_threads, NUM_WORKERS + 1);
+    static const char *const names[] = {"solve", "io"};
+    for (int which = 0; which < 2; which++) {
+        uint32_t region = UINT32_MAX;
+        for (uint32_t i = 0; i < m.num_regions; i++)
+            if (strcmp(m.region_names[i], names[which]) == 0) region = i;
+        assert_true(region != UINT32_MAX);
+        sp_hist merged = SP_HIST_INIT, want = SP_HIST_INIT;
+        int rows = 0;
+        for (size_t i = 0; i < m.num_hists; i++) {
+            if (m.hists[i].region != region) continue;
+            rows++;
+            assert_int_equal(sp_hist_merge(&merged, &m.hists[i].hist), SP_OK);
+            /* which workload the thread ran follows from its solve count */
+            uint64_t steps = 0;
+            for (size_t j = 0; j < m.num_hists; j++)
+                if (m.hists[j].thread == m.hists[i].thread &&
+                    strcmp(m.region_names[m.hists[j].region], "solve") == 0)
+                    steps = m.hists[j].hist.count;
+            uintptr_t k = (uintptr_t)(steps - 3000) / 1000;
+            assert_true(k <= NUM_WORKERS);
+            sp_hist own = SP_HIST_INIT;
+            expected_durations(k, which, &own);
+            assert_true(sp_hist_equal(&own, &m.hists[i].hist));
+            sp_hist_free(&own);
+        }
+        assert_int_equal(rows, NUM_WORKERS + 1);
+        for (uintptr_t k = 0; k <= NUM_WORKERS; k++)
+            expected_durations(k, which, &want);
+        assert_true(sp_hist_equal(&merged, &want));
+        sp_hist_free(&merged);
+        sp_hist_free(&want);
+    }
+    sp_model_clear(&m);
+}
+
+static long resident_bytes(void) {
+    long pages = 0, resident = 0;
+    FILE *fp = fopen("/proc/self/statm", "r");
+    if (fp) {
+        if (fscanf(fp, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        fclose(fp);
+    }
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+static void loop_calls(sp_region_t outer, sp_region_t inner, uint64_t n, uint64_t *state) {
+    for (uint64_t i = 0; i < n; i++) {
+        sp_begin(outer);
+        sp_begin(inner);
+        fake_now += next_duration(state);
+        sp_end(inner);
+        fake_now += 3;
+        sp_end(outer);
+    }
+}
+
+/* 1e5 and then 1e6 calls: the aggregate state and the resident set stay put. */
+static void memory_independent_of_calls(void **state) {
+    rs_fixture *f = *state;
+    sp_internal_clock_test_source(fake_ticks);
+    start(f->path, 1);
+    sp_region_t outer = sp_region("outer"), inner = sp_region("inner");
+    uint64_t s = 7;
+    loop_calls(outer, inner, 100000, &s);
+    uint64_t bytes = sp_internal_agg_bytes();
+    long rss = resident_bytes();
+    loop_calls(outer, inner, 900000, &s);
+    assert_int_equal(sp_internal_agg_bytes(), bytes);
+    long grown = resident_bytes() - rss;
+    assert_true(grown <= 2 * sysconf(_SC_PAGESIZE));
+    assert_true(bytes < 64 * 1024); /* three paths and a session: a few histogram windows */
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_internal_clock_test_source(NULL);
+}
+
+static sp_layout layout_of(const char *path) {
+    sp_model m;
+    sp_error err;
+    assert_int_equal(sp_read_model(path, &m, &err), SP_OK);
+    sp_layout l = m.layout;
+    sp_model_clear(&m);
+    return l;
+}
+
+static sp_layout record_with(const char *path, int option, const char *env) {
+    if (env)
+        setenv("SCOPE_PROFILER_AGGREGATE", env, 1);
+    else
+        unsetenv("SCOPE_PROFILER_AGGREGATE");
+    start(path, option);
+    sp_region_t h = sp_region("work");
+    sp_begin(h);
+    sp_end(h);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    unsetenv("SCOPE_PROFILER_AGGREGATE");
+    return layout_of(path);
+}
+
+/* The variable wins over the option both ways; a malformed one is ignored. */
+static void environment_precedence(void **state) {
+    rs_fixture *f = *state;
+    assert_int_equal(record_with(f->path, 0, NULL), SP_LAYOUT_COLUMNAR);
+    assert_int_equal(record_with(f->path, 1, NULL), SP_LAYOUT_AGGREGATE);
+    assert_int_equal(record_with(f->path, 0, "1"), SP_LAYOUT_AGGREGATE);
+    assert_int_equal(record_with(f->path, 0, "yes"), SP_LAYOUT_AGGREGATE);
+    assert_int_equal(record_with(f->path, 1, "0"), SP_LAYOUT_COLUMNAR);
+    assert_int_equal(record_with(f->path, 1, "off"), SP_LAYOUT_COLUMNAR);
+    rs_capture_stderr_begin();
+    sp_layout l = record_with(f->path, 1, "maybe");
+    char *text = rs_capture_stderr_end();
+    assert_int_equal(l, SP_LAYOUT_AGGREGATE);
+    assert_non_null(strstr(text, "scope-profiler: ignoring SCOPE_PROFILER_AGGREGATE=\"maybe\": "
+                                 "expected 1, true, yes, on, 0, false, no or off"));
+    free(text);
+}
+
+/* h5py (Debian's python3) finds the Python package's aggregate layout in our file. */
+static void python_layout(void **state) {
+    rs_fixture *f = *state;
+    char *ours = rs_path_in(f->dir, "ours.h5");
+    record_file(ours, 1);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "'%s' '%s/check_aggregate_layout.py' '%s' "
+             "'%s/../cli/python_aggregate/make_aggregate.py' '%s/python.h5'",
+             SP_SYSTEM_PYTHON, SP_TEST_SOURCE_DIR, ours, SP_TEST_SOURCE_DIR, f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(ours);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(same_workload_both_modes, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(threads_merge_to_union, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(memory_independent_of_calls, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(environment_precedence, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(python_layout, rs_setup_dir, rs_teardown_dir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
