@@ -13,10 +13,11 @@
 #include <stdarg.h>
 
 #include "format/writer.h"
+#include "record/aggregate_ranks.h"
 #include "record/clock.h"
 #include "record/session.h"
 
-#define SP_COMPANION_VERSION 1u
+#define SP_COMPANION_VERSION 2u
 
 typedef struct sp_companion {
     sp_status (*error_vset)(sp_error *err, sp_status status, const char *fmt, va_list ap);
@@ -55,6 +56,13 @@ typedef struct sp_companion {
     void (*writer_abort)(sp_writer *w);
     void (*writer_guard_target)(sp_writer *w, const sp_target_id *since, char **saved_as);
     void (*journal_set_rank)(int64_t rank, int64_t size);
+    /* version 2: aggregate mode (issue 17) */
+    unsigned char *(*agg_pack)(const sp_model *m, size_t *size);
+    sp_status (*agg_write_ranks)(sp_session_data *data, const unsigned char *const *packs,
+                                 const size_t *sizes, int num_ranks, char *const *names,
+                                 size_t num_names, uint32_t *const *map, const size_t *map_length,
+                                 int64_t num_nodes);
+    void (*clock_test_source)(uint64_t (*source)(void)); /* tests: exact durations */
 } sp_companion;
 
 #endif

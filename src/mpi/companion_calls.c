@@ -149,3 +149,15 @@ void sp_writer_guard_target(sp_writer *w, const sp_target_id *since, char **save
 void sp_internal_journal_set_rank(int64_t rank, int64_t size) {
     c()->journal_set_rank(rank, size);
 }
+
+unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
+    return c()->agg_pack(m, size);
+}
+
+sp_status sp_internal_agg_write_ranks(sp_session_data *data, const unsigned char *const *packs,
+                                      const size_t *sizes, int num_ranks, char *const *names,
+                                      size_t num_names, uint32_t *const *map,
+                                      const size_t *map_length, int64_t num_nodes) {
+    return c()->agg_write_ranks(data, packs, sizes, num_ranks, names, num_names, map, map_length,
+                                num_nodes);
+}

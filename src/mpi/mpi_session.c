@@ -17,6 +17,7 @@
 #include "analysis/results_model.h"
 #include "common/error.h"
 #include "format/writer.h"
+#include "mpi/aggregate_gather.h"
 #include "mpi/arrival.h"
 #include "mpi/clock_sync.h"
 #include "mpi/deadline.h"
@@ -243,6 +244,14 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     }
     sp_clock_offset *offsets = clock_offsets(comm, rank, size);
     int64_t nodes = count_nodes(comm, rank, size);
+    if (data.model.layout == SP_LAYOUT_AGGREGATE) { /* small data: always rank 0's path */
+        st = sp_mpi_aggregate_finalize(comm, rank, size, &data, nodes);
+        report(rank, st, &data, options);
+        free(offsets);
+        forget_setup_offsets();
+        sp_internal_session_end(&data);
+        return st;
+    }
     uint64_t mine = data.model.num_events, total = 0;
     int my_threads = data.model.thread_ids != NULL, threads = 0;
     MPI_Reduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, 0, comm);

@@ -34,7 +34,7 @@ typedef struct sp_agg_node {
     uint64_t first, last;        /* the first and the latest call's duration, ticks */
     uint64_t start_min, end_max; /* the first call's start, the latest call's end, ticks */
     uint64_t start_last;         /* the latest call's start (it gives `last`), ticks */
-    sp_hist hist;                /* ns, by the rate known during the run */
+    sp_hist hist; /* ns, by the rate known during the run; min and max set at finalize */
     uint32_t region;
     uint32_t parent;    /* node index; SP_AGG_ROOT for a top-level call */
     uint32_t next_hint; /* the sibling that began after this one last time, or SP_AGG_NONE */
@@ -77,8 +77,8 @@ void sp_agg_fold(sp_agg_thread *a, sp_agg_scratch *s);
 /* The threads' states, for finalize (threads quiet). */
 sp_agg_thread *sp_agg_threads(void);
 
-/* ns per tick (32.32) the histograms were filled with. */
-uint64_t sp_agg_rate_q32(void);
+/* A span of ticks in ns by the rate the histograms are filled with. */
+int64_t sp_agg_provisional_ns(uint64_t ticks);
 
 /* Finalize: folds what is pending and fills m in the aggregate layout (rank
  * `rank`): regions, one row per region with count, total, minimum, maximum,

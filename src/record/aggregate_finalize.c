@@ -231,6 +231,8 @@ static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, co
             h->region = (uint32_t)id_of[node->region];
             h->parent = parent_row;
             h->hist = node->hist; /* moved */
+            h->hist.min = sp_agg_provisional_ns(node->min);
+            h->hist.max = sp_agg_provisional_ns(node->max);
             memset(&node->hist, 0, sizeof node->hist);
         }
     }

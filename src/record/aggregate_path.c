@@ -82,10 +82,6 @@ sp_agg_thread *sp_agg_threads(void) {
     return list_head;
 }
 
-uint64_t sp_agg_rate_q32(void) {
-    return rate_q32;
-}
-
 static void init_node(sp_agg_node *n, uint32_t parent, sp_region_t region) {
     memset(n, 0, sizeof *n);
     n->region = region;
@@ -212,6 +208,13 @@ static uint32_t child_of(sp_agg_thread *a, uint32_t parent, sp_region_t region, 
     return node;
 }
 
+int64_t sp_agg_provisional_ns(uint64_t ticks) {
+    if (__builtin_expect(ticks >> 32 == 0 && rate_q32 >> 32 == 0, 1)) /* TSC, under 2^32 ticks */
+        return (int64_t)((ticks * rate_q32 + ((uint64_t)1 << 31)) >> 32);
+    if (rate_q32 == (uint64_t)1 << 32) return (int64_t)ticks; /* CLOCK_MONOTONIC */
+    return (int64_t)(((unsigned __int128)ticks * rate_q32 + ((uint64_t)1 << 31)) >> 32);
+}
+
 static inline void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
     sp_agg_node *n = &a->nodes[s->node];
     uint64_t start = s->slot.start, end = s->slot.end;
@@ -229,8 +232,16 @@ static inline void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
     n->last = d;
     n->start_last = start;
     n->end_max = end;
-    int64_t ns = (int64_t)(((unsigned __int128)d * rate_q32 + ((uint64_t)1 << 31)) >> 32);
-    if (UNLIKELY(sp_hist_add(&n->hist, ns) != SP_OK)) n->hist_failed = 1;
+    /* The histogram's bucket only: its minimum and maximum follow from the
+     * node's at finalize (the conversion keeps order). */
+    sp_hist *h = &n->hist;
+    uint32_t b = sp_hist_bucket(sp_agg_provisional_ns(d));
+    if (__builtin_expect(b - h->lo < h->hi - h->lo, 1)) {
+        h->counts[b - h->lo]++;
+        h->count++;
+    } else if (sp_hist_add_bucket(h, b, 1) != SP_OK) {
+        n->hist_failed = 1;
+    }
 }
 
 void sp_agg_fold(sp_agg_thread *a, sp_agg_scratch *s) {

@@ -31,6 +31,9 @@ static const sp_companion table = {
     .writer_abort = sp_writer_abort,
     .writer_guard_target = sp_writer_guard_target,
     .journal_set_rank = sp_internal_journal_set_rank,
+    .agg_pack = sp_internal_agg_pack,
+    .agg_write_ranks = sp_internal_agg_write_ranks,
+    .clock_test_source = sp_internal_clock_test_source,
 };
 
 const void *sp_companion_interface(unsigned version) {
