@@ -102,6 +102,13 @@ typedef enum sp_journal_mode {
     SP_JOURNAL_OFF = 2   /**< memory only (diskless nodes); a killed run leaves nothing */
 } sp_journal_mode;
 
+/** How sp_finalize() writes the file of an MPI run (docs/mpi.md, "Writers"). */
+typedef enum sp_mpi_writer {
+    SP_MPI_WRITER_AUTO = 0,    /**< parallel in libscope_profiler_mpi_parallel, else stream */
+    SP_MPI_WRITER_STREAM = 1,  /**< every rank's calls pass through rank 0, which writes */
+    SP_MPI_WRITER_PARALLEL = 2 /**< every rank writes its own slice (parallel HDF5, MPI-IO) */
+} sp_mpi_writer;
+
 /**
  * Options of sp_setup(). All-zero (SP_OPTIONS_INIT) means all defaults.
  * Environment variables override them (see sp_setup()).
@@ -124,6 +131,7 @@ typedef struct sp_options {
     int aggregate;                  /**< nonzero: aggregate mode, no per-call events: per call
                                          path count, total, min, max, spread and a duration
                                          histogram (docs/recording.md, "Aggregate mode") */
+    sp_mpi_writer mpi_writer;       /**< read by sp_mpi_setup(); docs/mpi.md, "Writers" */
 } sp_options;
 
 /* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
@@ -155,6 +163,7 @@ typedef struct sp_options {
  *   SCOPE_PROFILER_CLOCK=auto|tsc|monotonic
  *   SCOPE_PROFILER_QUIET=1            sp_finalize() prints nothing
  *   SCOPE_PROFILER_MPI_CALLS=0|1      mpi_calls (read by sp_mpi_setup())
+ *   SCOPE_PROFILER_MPI_WRITER=auto|stream|parallel  mpi_writer (read at the MPI finalize)
  *   SCOPE_PROFILER_JOURNAL=1|0        journal (1 forces it, 0 memory only)
  *   SCOPE_PROFILER_JOURNAL_DIR=dir    journal_directory
  *   SCOPE_PROFILER_MEMORY_LIMIT=N     memory_limit (bytes; suffix K, M or G)

@@ -17,7 +17,7 @@
 #include "record/clock.h"
 #include "record/session.h"
 
-#define SP_COMPANION_VERSION 2u
+#define SP_COMPANION_VERSION 3u
 
 typedef struct sp_companion {
     sp_status (*error_vset)(sp_error *err, sp_status status, const char *fmt, va_list ap);
@@ -63,6 +63,8 @@ typedef struct sp_companion {
                                  size_t num_names, uint32_t *const *map, const size_t *map_length,
                                  int64_t num_nodes);
     void (*clock_test_source)(uint64_t (*source)(void)); /* tests: exact durations */
+    /* version 3: /metadata mpi_writer (issue 17) */
+    sp_status (*model_meta_string)(sp_model *m, const char *key, const char *value);
 } sp_companion;
 
 #endif

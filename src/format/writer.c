@@ -14,8 +14,8 @@
 #include "format/writer_tables.h"
 
 #define SCHEMA_VERSION 3
-/* Events per chunk of the event columns (512 KiB of int64), also the staging size. */
-#define EVENT_CHUNK_ELEMENTS 65536u
+/* Events per chunk of the event columns, also the staging size. */
+#define EVENT_CHUNK_ELEMENTS SP_EVENT_CHUNK_ELEMENTS
 
 struct sp_writer {
     char *path;
@@ -148,7 +148,7 @@ static int prepare_jobs(sp_writer *w) {
     return 1;
 }
 
-static int gzip_level_for(uint64_t total_events, const sp_write_options *o) {
+int sp_writer_gzip_level(uint64_t total_events, const sp_write_options *o) {
     switch (o ? o->compression : SP_COMPRESSION_AUTO) {
     case SP_COMPRESSION_NONE:
         return -1;
@@ -194,7 +194,7 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
         sp_writer_abort(w);
         return NULL;
     }
-    int gzip_level = gzip_level_for(total_events, options);
+    int gzip_level = sp_writer_gzip_level(total_events, options);
     /* Small columns are contiguous (FORMAT.md 2.2), and contiguous ones carry no filter. */
     w->gzip_level = total_events * sizeof(int64_t) > SP_CONTIGUOUS_MAX_BYTES ? gzip_level : -1;
     w->chunk_elements = total_events < EVENT_CHUNK_ELEMENTS ? total_events : EVENT_CHUNK_ELEMENTS;
@@ -232,33 +232,8 @@ sp_status sp_writer_put_regions(sp_writer *w, char *const *names, size_t count, 
 
 sp_status sp_writer_put_metadata(sp_writer *w, const sp_meta_entry *meta, size_t count,
                                  sp_error *err) {
-    /* Track creation order so that readers can list the attributes as written. */
-    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl >= 0) H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    hid_t group = gcpl >= 0 ? H5Gcreate2(w->file, "metadata", H5P_DEFAULT, gcpl, H5P_DEFAULT) : -1;
-    if (gcpl >= 0) H5Pclose(gcpl);
-    int rc = group >= 0 ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < count; i++) {
-        const sp_meta_entry *e = &meta[i];
-        if (e->type == SP_META_INT && strcmp(e->key, "start_time_ns") == 0)
-            w->time_origin_ns = e->i;
-        switch (e->type) {
-        case SP_META_INT:
-            rc = sp_h5_attr_int64(group, e->key, e->i);
-            break;
-        case SP_META_FLOAT:
-            rc = sp_h5_attr_double(group, e->key, e->f);
-            break;
-        case SP_META_STRING:
-            rc = sp_h5_attr_string(group, e->key, e->s);
-            break;
-        case SP_META_STRING_LIST:
-            rc = sp_h5_attr_strings(group, e->key, (const char *const *)e->list, e->list_len);
-            break;
-        }
-    }
-    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
-    return rc < 0 ? hdf5_failure(w, err, "/metadata") : SP_OK;
+    w->time_origin_ns = sp_metadata_time_origin(meta, count);
+    return sp_write_metadata(w->file, meta, count) < 0 ? hdf5_failure(w, err, "/metadata") : SP_OK;
 }
 
 static int write_slab(hid_t ds, uint64_t offset, const int64_t *data, size_t n) {

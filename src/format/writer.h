@@ -24,6 +24,13 @@ typedef struct sp_write_options {
 
 typedef struct sp_writer sp_writer;
 
+/* The gzip level of the event columns for this many events (-1: none); the
+ * parallel writer of src/mpi/ creates its columns with the same policy. */
+SP_INTERNAL_API int sp_writer_gzip_level(uint64_t total_events, const sp_write_options *options);
+
+/* Event-column chunk length (512 KiB of int64). */
+#define SP_EVENT_CHUNK_ELEMENTS 65536u
+
 /*
  * Creates the temporary file for `path`. The totals fix the event columns'
  * length; has_thread_ids adds /events/thread_ids. Errors: SP_ERR_NO_DIRECTORY,

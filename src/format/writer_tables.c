@@ -6,10 +6,11 @@
 #include "format/writer_tables.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "format/h5_write.h"
 
-static hid_t stats_memory_type(void) {
+hid_t sp_h5_stats_memory_type(void) {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(sp_row_stats));
     H5Tinsert(t, "total", HOFFSET(sp_row_stats, total), H5T_NATIVE_INT64);
     H5Tinsert(t, "minimum", HOFFSET(sp_row_stats, minimum), H5T_NATIVE_INT64);
@@ -25,8 +26,7 @@ static hid_t stats_memory_type(void) {
     return t;
 }
 
-/* The packed little-endian layout FORMAT.md 2.3 fixes on disk. */
-static hid_t stats_file_type(void) {
+hid_t sp_h5_stats_file_type(void) {
     static const char *const names[] = {"total",     "minimum",       "maximum",     "first",
                                         "last",      "start_minimum", "end_maximum", "gpu_count",
                                         "gpu_total", "mean",          "m2"};
@@ -81,7 +81,7 @@ int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n)
     if (!stats) return -1;
     for (size_t i = 0; i < n; i++)
         stats[i] = rows[i].stats;
-    hid_t ft = stats_file_type(), mt = stats_memory_type();
+    hid_t ft = sp_h5_stats_file_type(), mt = sp_h5_stats_memory_type();
     int rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
                                   : -1;
     if (ft >= 0) H5Tclose(ft);
@@ -234,4 +234,40 @@ int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t co
     if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
     if (group >= 0 && H5Gclose(group) < 0) rc = -1;
     return rc;
+}
+
+int sp_write_metadata(hid_t file, const sp_meta_entry *meta, size_t count) {
+    /* Track creation order so that readers can list the attributes as written. */
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl >= 0) H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t group = gcpl >= 0 ? H5Gcreate2(file, "metadata", H5P_DEFAULT, gcpl, H5P_DEFAULT) : -1;
+    if (gcpl >= 0) H5Pclose(gcpl);
+    int rc = group >= 0 ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        const sp_meta_entry *e = &meta[i];
+        switch (e->type) {
+        case SP_META_INT:
+            rc = sp_h5_attr_int64(group, e->key, e->i);
+            break;
+        case SP_META_FLOAT:
+            rc = sp_h5_attr_double(group, e->key, e->f);
+            break;
+        case SP_META_STRING:
+            rc = sp_h5_attr_string(group, e->key, e->s);
+            break;
+        case SP_META_STRING_LIST:
+            rc = sp_h5_attr_strings(group, e->key, (const char *const *)e->list, e->list_len);
+            break;
+        }
+    }
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc;
+}
+
+int64_t sp_metadata_time_origin(const sp_meta_entry *meta, size_t count) {
+    int64_t origin = 0;
+    for (size_t i = 0; i < count; i++)
+        if (meta[i].type == SP_META_INT && strcmp(meta[i].key, "start_time_ns") == 0)
+            origin = meta[i].i;
+    return origin;
 }

@@ -9,6 +9,11 @@
 
 #include "model/model.h"
 
+/* The summary_statistics compound (FORMAT.md 2.3): in memory (sp_row_stats)
+ * and the packed little-endian layout fixed on disk. Close with H5Tclose. */
+hid_t sp_h5_stats_memory_type(void);
+hid_t sp_h5_stats_file_type(void);
+
 /* The /rank_region_index datasets under group, rows' offsets as given. */
 int sp_write_index(hid_t group, const sp_model_row *rows, size_t n);
 
@@ -29,5 +34,11 @@ int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t co
 /* /scope_profiler_c/message_bytes (extension_version 1), one value per
  * /rank_region_index row (-1: not counted); nothing when no row has bytes. */
 int sp_write_message_bytes(hid_t file, const sp_model_row *rows, size_t n);
+
+/* The /metadata group: its attributes in order (creation order tracked). */
+int sp_write_metadata(hid_t file, const sp_meta_entry *meta, size_t count);
+
+/* The metadata's start_time_ns (thread times are stored relative to it), or 0. */
+int64_t sp_metadata_time_origin(const sp_meta_entry *meta, size_t count);
 
 #endif

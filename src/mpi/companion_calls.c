@@ -41,6 +41,10 @@ sp_status sp_model_meta_int(sp_model *m, const char *key, int64_t value) {
     return c()->model_meta_int(m, key, value);
 }
 
+sp_status sp_model_meta_string(sp_model *m, const char *key, const char *value) {
+    return c()->model_meta_string(m, key, value);
+}
+
 int64_t sp_internal_clock_now_ns(void) {
     return c()->clock_now_ns();
 }

@@ -22,9 +22,11 @@
 #include "mpi/clock_sync.h"
 #include "mpi/deadline.h"
 #include "mpi/mpi_calls.h"
+#include "mpi/parallel_writer.h"
 #include "mpi/rank_file.h"
 #include "mpi/rank_stream.h"
 #include "mpi/region_union.h"
+#include "mpi/writer_choice.h"
 #include "record/session.h"
 
 /* The profiling communicator and the offsets measured at setup (rank 0). */
@@ -84,6 +86,7 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
             MPI_SUCCESS &&
         ok)
         setup_size = size;
+    sp_mpi_writer_remember(options);
     sp_mpi_calls_start(options); /* after our own traffic: it is not the program's */
     return SP_OK;
 }
@@ -167,12 +170,14 @@ static sp_writer *create_writer(sp_session_data *data, uint64_t total, int threa
     return w;
 }
 
-/* Rank 0's part once everyone is present: the whole file. */
+/* Rank 0's part once everyone is present: the whole file (the metadata is
+ * added unless the parallel writer did before it gave up). */
 static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *data,
                                    const sp_region_union *u, uint64_t total, int threads,
-                                   int64_t num_nodes, sp_clock_offset *offsets,
+                                   int64_t num_nodes, sp_clock_offset *offsets, int described,
                                    sp_status *target_status, sp_error *err) {
-    sp_status st = sp_internal_session_describe(data, size, num_nodes);
+    sp_status st = described ? SP_OK : sp_internal_session_describe(data, size, num_nodes);
+    if (!st) st = sp_model_meta_string(&data->model, "mpi_writer", "stream");
     char *saved_as = NULL;
     sp_writer *w = st ? NULL : create_writer(data, total, threads, target_status, &saved_as, err);
     int go = w != NULL;
@@ -196,6 +201,48 @@ static sp_status write_shared_file(MPI_Comm comm, int size, sp_session_data *dat
     sp_internal_session_moved(data, saved_as); /* the summary reads the file back */
     return st;
 }
+
+#ifdef SP_MPI_PARALLEL_WRITER
+/* Everyone: the parallel writer (parallel_writer.h). 1 when the file is
+ * written; 0 when rank 0 said why not, and the stream writer takes over. */
+static int write_in_parallel(MPI_Comm comm, int rank, int size, sp_session_data *data,
+                             const sp_region_union *u, int union_rc, int64_t num_nodes,
+                             const sp_clock_offset *offsets, int *described) {
+    int ok = union_rc == MPI_SUCCESS, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (!all) return 0;
+    sp_status st = SP_OK;
+    if (rank == 0) {
+        st = sp_internal_session_describe(data, size, num_nodes);
+        *described = st == SP_OK;
+        if (!st) st = sp_model_meta_string(&data->model, "mpi_writer", "parallel");
+    }
+    char *saved_as = NULL;
+    sp_parallel_input in = {&data->model,
+                            u,
+                            data->model.meta,
+                            data->model.num_meta,
+                            offsets,
+                            offsets ? (size_t)size : 0,
+                            data->config.file_path,
+                            sp_internal_write_options(data),
+                            &data->target,
+                            &saved_as};
+    sp_error err = {SP_OK, ""};
+    int go = st == SP_OK, everyone = 0;
+    MPI_Allreduce(&go, &everyone, 1, MPI_INT, MPI_MIN, comm);
+    st = everyone ? sp_mpi_write_parallel(comm, rank, size, &in, &err) : SP_ERR_MPI;
+    if (st == SP_OK && rank == 0) sp_internal_session_moved(data, saved_as);
+    if (st == SP_OK) return 1;
+    free(saved_as);
+    if (rank == 0)
+        fprintf(stderr,
+                "scope-profiler: the parallel writer failed (%s); writing through rank 0 (the "
+                "stream writer) instead\n",
+                err.message[0] ? err.message : sp_status_string(st));
+    return 0;
+}
+#endif
 
 /* Everyone: rank 0 reads the written file back for the summary and the results. */
 static void report(int rank, sp_status st, const sp_session_data *data,
@@ -261,13 +308,22 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
                                    data.model.num_regions, &u);
     sp_error err = {SP_OK, ""};
     sp_status target_status = SP_OK;
-    if (rank == 0) {
-        st = rc != MPI_SUCCESS
-                 ? sp_error_set(&err, SP_ERR_MPI, "gathering the region names failed")
-                 : write_shared_file(comm, size, &data, &u, total, threads, nodes, offsets,
-                                     &target_status, &err);
+    int written = 0, described = 0;
+#ifdef SP_MPI_PARALLEL_WRITER
+    sp_write_options wo = sp_internal_write_options(&data);
+    int compressed = rank == 0 && sp_writer_gzip_level(total, &wo) >= 0;
+    int parallel = sp_mpi_writer_parallel(comm, rank, sp_mpi_writer_auto(nodes, compressed));
+    if (parallel)
+        written = write_in_parallel(comm, rank, size, &data, &u, rc, nodes, offsets, &described);
+#else
+    sp_mpi_writer_parallel(comm, rank, 0); /* only to explain, if parallel was asked for */
+#endif
+    if (!written && rank == 0) {
+        st = rc != MPI_SUCCESS ? sp_error_set(&err, SP_ERR_MPI, "gathering the region names failed")
+                               : write_shared_file(comm, size, &data, &u, total, threads, nodes,
+                                                   offsets, described, &target_status, &err);
         if (st) fprintf(stderr, "scope-profiler: %s\n", err.message);
-    } else {
+    } else if (!written) {
         int go = 0;
         MPI_Bcast(&go, 1, MPI_INT, 0, comm);
         if (go && sp_mpi_send_rank(comm, &data.model) != MPI_SUCCESS) st = SP_ERR_MPI;

@@ -6,6 +6,7 @@
 static const sp_companion table = {
     .error_vset = sp_error_vset,
     .model_meta_int = sp_model_meta_int,
+    .model_meta_string = sp_model_meta_string,
     .clock_now_ns = sp_internal_clock_now_ns,
     .session_state = sp_internal_session_state,
     .session_stop = sp_internal_session_stop,
