@@ -24,6 +24,18 @@ consume consumer
 "$work/consumer/app" "$work/a.h5"
 "$work/consumer/app_static" "$work/b.h5"
 "$work/consumer/app_mpi"
+# The parallel variant, where it was built: it stands alone, with one HDF5.
+one_hdf5() { # one_hdf5 BINARY: exactly one HDF5 C library among its dependencies
+    n=$(ldd "$1" | grep -Ec 'libhdf5(_serial|_openmpi|_mpich)?\.so')
+    [ "$n" -eq 1 ] || { echo "$1 loads $n HDF5 libraries:"; ldd "$1" | grep hdf5; exit 1; }
+}
+if [ -f "$lib/pkgconfig/scope_profiler_mpi_parallel.pc" ]; then
+    "$work/consumer/app_mpi_parallel"
+    one_hdf5 "$work/consumer/app_mpi_parallel"
+    if ldd "$work/consumer/app_mpi_parallel" | grep -q 'libscope_profiler\.so'; then
+        echo "app_mpi_parallel also loads libscope_profiler (serial HDF5)"; exit 1
+    fi
+fi
 if command -v c++ > /dev/null && [ -f "$prefix/include/scope_profiler.hpp" ]; then
     consume consumer_cxx
     "$work/consumer_cxx/app_cxx" "$work/cxx.h5"
@@ -52,6 +64,13 @@ fi
 # shellcheck disable=SC2046
 cc -o "$work/app_mpi_pc" "$source_dir/consumer/app_mpi.c" $(pkg-config --cflags --libs scope_profiler_mpi)
 "$work/app_mpi_pc"
+if [ -f "$lib/pkgconfig/scope_profiler_mpi_parallel.pc" ]; then
+    # shellcheck disable=SC2046
+    cc -o "$work/app_mpi_parallel_pc" "$source_dir/consumer/app_mpi.c" \
+        $(pkg-config --cflags --libs scope_profiler_mpi_parallel)
+    "$work/app_mpi_parallel_pc"
+    one_hdf5 "$work/app_mpi_parallel_pc"
+fi
 if [ -d "$work/consumer_cxx" ]; then
     # shellcheck disable=SC2046
     c++ -std=c++11 -o "$work/app_cxx_pc" "$source_dir/consumer_cxx/app.cpp" \
