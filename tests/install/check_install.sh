@@ -2,7 +2,8 @@
 # Installs the built tree into a scratch prefix, then builds consumers with
 # find_package(ScopeProfiler): a C project (shared, static and MPI targets),
 # a C++-only and a Fortran-only project (each also with MPI), and the same
-# programs with pkg-config, and runs them.
+# programs with pkg-config, and runs them; where the parallel MPI variant was
+# built, also that one (alone, with exactly one HDF5 library).
 set -eu
 build_dir="$1"
 source_dir="$(cd "$(dirname "$0")" && pwd)"
