@@ -6,7 +6,9 @@
  * without and with sp_reserve() before the loop. Targets: <= 1.2x the reads,
  * <= 1.1x with sp_reserve. Next to the wall-clock ratio it prints the ratio
  * of the recording thread's CPU time (steadier on a loaded machine) and the
- * CPU time the library's helper thread spent populating blocks ahead.
+ * CPU time the library's helper thread spent populating blocks ahead. The
+ * last row is the floor: the two reads stored into memory populated before
+ * the loop, without the library.
  * Usage: bench_fresh [calls]    (runs itself as the child: bench_fresh --child ...)
  * SCOPE_PROFILER_POPULATE_AHEAD=0 in the environment turns the helper off.
  */
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,7 +67,31 @@ typedef struct {
     double helper_cpu;         /* other threads' CPU ns per call, during the loop */
 } fresh_figures;
 
-/* The child: prints its fresh_figures. */
+/* The floor: what storing the two reads costs at all, into memory populated
+ * before the loop (no library; the `ideal` row). */
+static int ideal_child(long n, fresh_figures *f) {
+    size_t bytes = (size_t)n * 16;
+    uint64_t *slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (slots == MAP_FAILED) return 1;
+    for (size_t off = 0; off < bytes; off += 4096)
+        ((volatile char *)slots)[off] = 0;
+    double c0 = cpu_s(CLOCK_THREAD_CPUTIME_ID), t0 = now_s();
+    for (long i = 0; i < n; i++) {
+#if defined(__x86_64__)
+        slots[2 * i] = __rdtsc();
+        slots[2 * i + 1] = __rdtsc();
+#else
+        slots[2 * i] = slots[2 * i + 1] = (uint64_t)i;
+#endif
+    }
+    f->pair = (now_s() - t0) * 1e9 / (double)n;
+    f->pair_cpu = (cpu_s(CLOCK_THREAD_CPUTIME_ID) - c0) * 1e9 / (double)n;
+    f->helper_cpu = 0;
+    munmap(slots, bytes);
+    return 0;
+}
+
+/* The child: prints its fresh_figures (journal 2: the ideal recorder). */
 static int child(const char *dir, int journal, int reserve, long n) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench_fresh_%ld.h5", dir, (long)getpid());
@@ -75,6 +102,11 @@ static int child(const char *dir, int journal, int reserve, long n) {
     opt.compression = SP_COMPRESSION_NONE;
     fresh_figures f;
     f.bare = bare_reads_ns(n, &f.bare_cpu);
+    if (journal == 2) {
+        if (ideal_child(n, &f) != 0) return 1;
+        printf("%.4f %.4f %.4f %.4f %.4f\n", f.pair, f.bare, f.pair_cpu, f.bare_cpu, f.helper_cpu);
+        return 0;
+    }
     if (sp_setup(&opt) != SP_OK) return 1;
     sp_region_t h = sp_region("bench");
     if (reserve && sp_reserve(h, (uint64_t)n) != SP_OK) return 1;
@@ -136,12 +168,12 @@ int main(int argc, char **argv) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", tmp && *tmp ? tmp : "/tmp");
     printf("== fresh processes: median of %d, %ld calls of one region each\n", RUNS, n);
-    for (int journal = 1; journal >= 0; journal--) {
-        for (int reserve = 0; reserve <= 1; reserve++) {
+    for (int journal = 1; journal >= -1; journal--) {
+        for (int reserve = 0; reserve <= (journal >= 0); reserve++) {
             double ratio[RUNS], pair[RUNS], bare[RUNS], cpu_ratio[RUNS], helper[RUNS];
             for (int r = 0; r < RUNS; r++) {
                 fresh_figures f;
-                if (!run_child("/proc/self/exe", dir, journal, reserve, n, &f)) {
+                if (!run_child("/proc/self/exe", dir, journal < 0 ? 2 : journal, reserve, n, &f)) {
                     fprintf(stderr, "bench_fresh: a child failed\n");
                     return 1;
                 }
@@ -156,6 +188,12 @@ int main(int argc, char **argv) {
             qsort(bare, RUNS, sizeof *bare, compare_double);
             qsort(cpu_ratio, RUNS, sizeof *cpu_ratio, compare_double);
             qsort(helper, RUNS, sizeof *helper, compare_double);
+            if (journal < 0) {
+                printf("ideal   (stores into populated memory, no library) %6.2f ns, two TSC reads "
+                       "%6.2f ns: %.2fx the reads; thread CPU %.2fx\n",
+                       pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2], cpu_ratio[RUNS / 2]);
+                continue;
+            }
             printf("%-7s %-17s pair %6.2f ns, two TSC reads %6.2f ns: %.2fx the reads "
                    "(target %s); thread CPU %.2fx; helper CPU %.2f ns per call\n",
                    journal ? "journal" : "memory", reserve ? "with sp_reserve" : "no sp_reserve",
