@@ -46,7 +46,7 @@ typedef struct figures {
 } figures;
 
 static figures one_finalize(const char *path, sp_mpi_writer writer, long calls,
-                            sp_compression compression) {
+                            sp_compression compression, sp_region_t *regions, int num_regions) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     sp_options opt = SP_OPTIONS_INIT;
@@ -55,14 +55,18 @@ static figures one_finalize(const char *path, sp_mpi_writer writer, long calls,
     opt.compression = compression;
     opt.journal = SP_JOURNAL_OFF; /* the finalize, not the journal, is measured */
     sp_mpi_setup(&opt, MPI_COMM_WORLD);
-    sp_region_t regions[4] = {sp_region("a"), sp_region("b"), sp_region("c"), sp_region("d")};
+    for (int r = 0; r < num_regions; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "region_%d", r);
+        regions[r] = sp_region(name);
+    }
     volatile uint64_t x = (uint64_t)rank + 1;
     for (long i = 0; i < calls; i++) {
-        sp_begin(regions[i % 4]);
+        sp_begin(regions[i % num_regions]);
         for (uint64_t k = (x >> 33) % 64; k > 0; k--)
             x = x * 6364136223846793005u + 1442695040888963407u;
         x = x * 6364136223846793005u + 1442695040888963407u;
-        sp_end(regions[i % 4]);
+        sp_end(regions[i % num_regions]);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     long before = bench_status_kib("VmRSS:");
@@ -92,6 +96,9 @@ int main(int argc, char **argv) {
     sp_compression compression =
         argc > 3 && strcmp(argv[3], "none") == 0 ? SP_COMPRESSION_NONE : SP_COMPRESSION_AUTO;
     if (rounds < 1 || rounds > 15) rounds = 3;
+    int num_regions = argc > 5 ? atoi(argv[5]) : 4;
+    if (num_regions < 1 || num_regions > 100000) num_regions = 4;
+    sp_region_t *regions = malloc((size_t)num_regions * sizeof *regions);
     char path[4096];
     const char *dir = getenv("TMPDIR");
     snprintf(path, sizeof path, "%s/bench_mpi_scaling_%d.h5", dir && *dir ? dir : "/tmp",
@@ -102,7 +109,7 @@ int main(int argc, char **argv) {
     int failed = 0;
     for (int r = 0; r < rounds; r++)
         for (int w = 0; w < 2; w++) {
-            figures f = one_finalize(path, writers[w], calls, compression);
+            figures f = one_finalize(path, writers[w], calls, compression, regions, num_regions);
             wall[w][r] = f.wall;
             cpu[w][r] = f.cpu;
             peak[w][r] = f.peak_mib;
@@ -111,14 +118,15 @@ int main(int argc, char **argv) {
         }
     if (rank == 0) {
         if (argc > 4 && strcmp(argv[4], "header") == 0)
-            printf("| ranks | calls/rank | writer | finalize s | rank-0 CPU s | rank-0 peak MiB | "
-                   "file MiB |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+            printf("| ranks | calls/rank | regions | writer | finalize s | rank-0 CPU s | rank-0 "
+                   "peak MiB | file MiB |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (int w = 0; w < 2; w++)
-            printf("| %d | %ld | %s | %.3f | %.3f | %.1f | %.1f |\n", size, calls, names[w],
-                   median(wall[w], rounds), median(cpu[w], rounds), median(peak[w], rounds),
-                   mib[w]);
+            printf("| %d | %ld | %d | %s | %.3f | %.3f | %.1f | %.1f |\n", size, calls, num_regions,
+                   names[w], median(wall[w], rounds), median(cpu[w], rounds),
+                   median(peak[w], rounds), mib[w]);
         if (failed) printf("(a finalize failed: the figures are not valid)\n");
     }
+    free(regions);
     MPI_Finalize();
     return failed;
 }
