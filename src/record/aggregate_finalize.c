@@ -47,12 +47,13 @@ static int compare_index(const void *x, const void *y) {
 
 /* Folds what the threads left pending and reports what is left out. */
 static void fold_pending(sp_collect_report *report) {
-    for (sp_agg_thread *a = sp_agg_threads(); a; a = a->next) {
-        uint32_t depth = a->thread->depth;
-        for (uint32_t d = depth; d < a->scratch_capacity; d++)
+    /* A slot with an end is a completed call not yet folded (an open or a
+     * dropped call has none), at any depth: the session root, ended below
+     * calls still open, is one. */
+    for (sp_agg_thread *a = sp_agg_threads(); a; a = a->next)
+        for (uint32_t d = 0; d < a->scratch_capacity; d++)
             if (a->scratch[d].slot.end && a->scratch[d].node != SP_AGG_NONE)
                 sp_agg_fold(a, &a->scratch[d]);
-    }
     for (sp_thread *t = sp_thread_list(); t; t = t->next) {
         report->open_calls += t->depth;
         report->dropped_calls += t->dropped_calls;
@@ -256,8 +257,15 @@ static sp_status fill_rows(sp_model *m, sp_agg_thread **threads, uint32_t n, con
         for (uint32_t i = 0; i < n; i++) {
             const sp_agg_thread *a = threads[i];
             memset(children, 0, a->num_nodes * sizeof *children);
-            for (uint32_t k = 1; k < a->num_nodes; k++)
-                children[a->nodes[k].parent] += span_ns(map, a->nodes[k].total);
+            /* A call left out (open at finalize, dropped) has no time of its
+             * own: its children's count against its nearest kept ancestor,
+             * as the per-call tree rebuilt from timestamps has them. */
+            for (uint32_t k = 1; k < a->num_nodes; k++) {
+                uint32_t p = a->nodes[k].parent;
+                while (p != SP_AGG_ROOT && a->nodes[p].count == 0)
+                    p = a->nodes[p].parent;
+                children[p] += span_ns(map, a->nodes[k].total);
+            }
             for (uint32_t k = 1; k < a->num_nodes; k++) {
                 const sp_agg_node *node = &a->nodes[k];
                 if (!node->count) continue;

@@ -8,6 +8,7 @@
 
 static sp_thread *root_thread;
 static sp_event_slot *root_slot;
+static sp_region_t root_region;
 
 void sp_session_root_open(void) {
     root_thread = NULL;
@@ -19,6 +20,7 @@ void sp_session_root_open(void) {
     if (!t || t->depth == 0 || t->stack[t->depth - 1].region != root) return;
     root_thread = t;
     root_slot = t->stack[t->depth - 1].slot;
+    root_region = root;
 }
 
 void sp_session_root_close(void) {
@@ -26,12 +28,19 @@ void sp_session_root_close(void) {
     root_thread = NULL;
     if (!t) return;
     uint64_t now = sp_clock_ticks();
-    for (uint32_t k = 0; k < t->depth; k++) {
-        if (t->stack[k].slot != root_slot) continue;
+    /* Aggregate mode's frames point into an array that moves as the stack
+     * deepens: there the root is the lowest frame of its region. */
+    uint32_t k = 0;
+    while (k < t->depth && t->stack[k].slot != root_slot)
+        k++;
+    if (k == t->depth)
+        for (k = 0; k < t->depth && t->stack[k].region != root_region;)
+            k++;
+    if (k < t->depth) {
+        root_slot = t->stack[k].slot;
         root_slot->end = now ? now : 1; /* 0 would mean "still open" */
         memmove(&t->stack[k], &t->stack[k + 1], (t->depth - k - 1) * sizeof *t->stack);
         t->depth--;
-        break;
     }
     root_slot = NULL;
 }

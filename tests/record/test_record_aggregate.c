@@ -160,6 +160,103 @@ static void same_workload_both_modes(void **state) {
     free(aggregated);
 }
 
+/* Deeper than the first scratch and stack (recursion 40 deep), a mismatched
+ * sp_end that drops a call, a call still open at finalize with a completed
+ * child: both modes leave out the same calls and agree on the rest. */
+static void edge_workload(void) {
+    sp_region_t r = sp_region("deep"), a = sp_region("a"), b = sp_region("b");
+    sp_region_t open = sp_region("open"), child = sp_region("child");
+    uint64_t state = 9;
+    for (int i = 0; i < 20; i++)
+        rec(r, 40, &state);
+    sp_begin(a);
+    fake_now += 100;
+    sp_begin(b);
+    fake_now += 50;
+    sp_end(a); /* b is dropped */
+    sp_begin(b);
+    fake_now += 70;
+    sp_end(b);
+    sp_begin(open);
+    fake_now += 10;
+    for (int i = 0; i < 5; i++) {
+        sp_begin(child);
+        fake_now += next_duration(&state);
+        sp_end(child);
+    }
+}
+
+static void record_edges(const char *path, int aggregate, char **messages) {
+    fake_now = 1000000;
+    sp_internal_clock_test_source(fake_ticks);
+    start(path, aggregate);
+    rs_capture_stderr_begin();
+    edge_workload();
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    *messages = rs_capture_stderr_end();
+    sp_internal_clock_test_source(NULL);
+}
+
+static void edge_cases_match_per_call(void **state) {
+    rs_fixture *f = *state;
+    char *per_call = rs_path_in(f->dir, "per_call.h5");
+    char *aggregated = rs_path_in(f->dir, "aggregate.h5");
+    char *said_per_call, *said_aggregate;
+    record_edges(per_call, 0, &said_per_call);
+    record_edges(aggregated, 1, &said_aggregate);
+    static const char *const left_out[] = {
+        "1 call(s) still open at finalize were left out: \"open\" (thread 0, depth 0)",
+        "1 call(s) dropped by mismatched sp_end() were left out"};
+    for (int i = 0; i < 2; i++) {
+        if (!strstr(said_per_call, left_out[i])) fail_msg("per call: %s", said_per_call);
+        if (!strstr(said_aggregate, left_out[i])) fail_msg("aggregate: %s", said_aggregate);
+    }
+    sp_error err;
+    sp_results *exact = sp_read(per_call, &err);
+    sp_results *agg = sp_read(aggregated, &err);
+    assert_non_null(exact);
+    assert_non_null(agg);
+    sp_summary_rows *x = sp_results_summary(exact, NULL, 0, &err);
+    sp_summary_rows *y = sp_results_summary(agg, NULL, 0, &err);
+    assert_non_null(x);
+    assert_non_null(y);
+    assert_int_equal(x->count, y->count);
+    static const char *const names[] = {"scope_profiler.session", "deep", "a", "b", "child"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const sp_summary_row *p = row_named(x, names[i]), *q = row_named(y, names[i]);
+        assert_int_equal(p->num_calls, q->num_calls);
+        assert_true(p->total_duration == q->total_duration);
+        assert_true(p->min_duration == q->min_duration);
+        assert_true(p->max_duration == q->max_duration);
+        assert_true(p->exclusive_duration == q->exclusive_duration);
+        assert_relative(q->p50_duration, p->p50_duration, SP_HIST_RELATIVE_ERROR);
+    }
+    assert_int_equal(row_named(y, "deep")->num_calls, 800);
+    assert_int_equal(row_named(y, "b")->num_calls, 1);
+    assert_int_equal(row_named(y, "child")->num_calls, 5);
+    sp_model m;
+    assert_int_equal(sp_read_model(aggregated, &m, &err), SP_OK);
+    size_t deep_paths = 0;
+    for (size_t i = 0; i < m.num_hists; i++) {
+        const char *name = m.region_names[m.hists[i].region];
+        deep_paths += strcmp(name, "deep") == 0;
+        /* the open call has no row: its child hangs from the session root */
+        if (strcmp(name, "child") == 0)
+            assert_string_equal(m.region_names[m.hists[m.hists[i].parent].region],
+                                "scope_profiler.session");
+    }
+    assert_int_equal(deep_paths, 40);
+    sp_model_clear(&m);
+    sp_summary_rows_free(x);
+    sp_summary_rows_free(y);
+    sp_results_free(exact);
+    sp_results_free(agg);
+    free(said_per_call);
+    free(said_aggregate);
+    free(per_call);
+    free(aggregated);
+}
+
 #define NUM_WORKERS 3
 
 static void *worker(void *arg) {
@@ -337,6 +434,7 @@ static void python_layout(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(same_workload_both_modes, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(edge_cases_match_per_call, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(threads_merge_to_union, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(memory_independent_of_calls, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(environment_precedence, rs_setup_dir, rs_teardown_dir),
