@@ -165,6 +165,15 @@ sp_status sp_report_tree(sp_report *rp, sp_error *err) {
         if (row->has_children && row->has_exclusive) tree_row(rp, row, i, -1, 1);
     }
     sp_textbuf_append(rp->b, "</tbody></table>\n");
+    double percentile_error = 0.0; /* aggregate files: p95 from duration histograms */
+    for (size_t i = 0; i < t->count; i++)
+        if (t->rows[i].has_percentiles && t->rows[i].percentile_error > percentile_error)
+            percentile_error = t->rows[i].percentile_error;
+    if (percentile_error > 0.0)
+        sp_textbuf_printf(rp->b,
+                          "<p class=\"note\" id=\"percentile-error\">p95 comes from duration "
+                          "histograms: within \xc2\xb1%.2g %% of the exact value.</p>\n",
+                          100.0 * percentile_error);
     if (t->count == 0) sp_textbuf_append(rp->b, "<p class=\"note\">No regions recorded.</p>\n");
     sp_textbuf_append(rp->b, "</section>\n");
     free(stack);
