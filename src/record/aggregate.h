@@ -28,13 +28,14 @@
 
 typedef struct sp_agg_node {
     uint64_t count;
-    uint64_t total;              /* ticks */
-    uint64_t min, max;           /* ticks */
-    unsigned __int128 sumsq;     /* ticks squared */
-    uint64_t first, last;        /* the first and the latest call's duration, ticks */
-    uint64_t start_min, end_max; /* the first call's start, the latest call's end, ticks */
-    uint64_t start_last;         /* the latest call's start (it gives `last`), ticks */
-    sp_hist hist; /* ns, by the rate known during the run; min and max set at finalize */
+    uint64_t total;          /* ticks */
+    uint64_t min, max;       /* ticks */
+    unsigned __int128 sumsq; /* ticks squared */
+    uint64_t first, last;    /* the first and the latest call's duration, ticks */
+    uint64_t start_min;      /* the first call's start, ticks */
+    uint64_t start_last; /* the latest call's start (it and `last` give the latest end), ticks */
+    sp_hist hist;        /* bucket counts in ns, by the rate known during the run; its count, min
+                            and max are set at finalize */
     uint32_t region;
     uint32_t parent;    /* node index; SP_AGG_ROOT for a top-level call */
     uint32_t next_hint; /* the sibling that began after this one last time, or SP_AGG_NONE */

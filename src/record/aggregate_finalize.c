@@ -114,7 +114,8 @@ static void add_node(region_sum *r, const ticks_map *map, const sp_agg_node *n, 
         r->last_start = n->start_last;
         r->last = span_ns(map, n->last);
     }
-    if (r->count == 0 || n->end_max > r->last_end) r->last_end = n->end_max;
+    uint64_t end = n->start_last + n->last;
+    if (r->count == 0 || end > r->last_end) r->last_end = end;
     r->count += n->count;
     r->total += total;
     r->exclusive += exclusive;
@@ -135,7 +136,8 @@ static sp_status fill_threads(sp_model *m, sp_agg_thread **threads, uint32_t n, 
         for (uint32_t k = 1; k < a->num_nodes; k++) {
             if (!a->nodes[k].count) continue;
             if (a->nodes[k].start_min < first) first = a->nodes[k].start_min;
-            if (a->nodes[k].end_max > last) last = a->nodes[k].end_max;
+            uint64_t end = a->nodes[k].start_last + a->nodes[k].last;
+            if (end > last) last = end;
         }
         info->rank = rank;
         info->index = i;
@@ -231,7 +233,8 @@ static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, co
             h->thread = i;
             h->region = (uint32_t)id_of[node->region];
             h->parent = parent_row;
-            h->hist = node->hist; /* moved */
+            h->hist = node->hist;        /* moved */
+            h->hist.count = node->count; /* the fold counts buckets only */
             h->hist.min = sp_agg_provisional_ns(node->min);
             h->hist.max = sp_agg_provisional_ns(node->max);
             memset(&node->hist, 0, sizeof node->hist);

@@ -215,7 +215,7 @@ int64_t sp_agg_provisional_ns(uint64_t ticks) {
     return (int64_t)(((unsigned __int128)ticks * rate_q32 + ((uint64_t)1 << 31)) >> 32);
 }
 
-static inline void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
+static inline __attribute__((always_inline)) void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
     sp_agg_node *n = &a->nodes[s->node];
     uint64_t start = s->slot.start, end = s->slot.end;
     uint64_t d = end > start ? end - start : 0; /* cores' counters a tick apart: 0 */
@@ -229,16 +229,14 @@ static inline void fold(sp_agg_thread *a, const sp_agg_scratch *s) {
     n->count++;
     n->total += d;
     n->sumsq += (unsigned __int128)d * d;
-    n->last = d;
+    n->last = d; /* a path's calls never overlap: the last to start ends last */
     n->start_last = start;
-    n->end_max = end;
-    /* The histogram's bucket only: its minimum and maximum follow from the
-     * node's at finalize (the conversion keeps order). */
+    /* The histogram's bucket only: its count, minimum and maximum follow from
+     * the node's at finalize (the conversion keeps order). */
     sp_hist *h = &n->hist;
     uint32_t b = sp_hist_bucket(sp_agg_provisional_ns(d));
     if (__builtin_expect(b - h->lo < h->hi - h->lo, 1)) {
         h->counts[b - h->lo]++;
-        h->count++;
     } else if (sp_hist_add_bucket(h, b, 1) != SP_OK) {
         n->hist_failed = 1;
     }
