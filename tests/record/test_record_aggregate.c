@@ -90,6 +90,37 @@ static const sp_summary_row *row_named(const sp_summary_rows *rows, const char *
     return NULL;
 }
 
+/* The summary table with the region and percent columns, sorted by name. */
+static char *percent_column(const sp_results *r) {
+    static const char *const columns[] = {"region", "percent"};
+    sp_print_options po = {0};
+    po.sort = "name";
+    po.columns = columns;
+    po.num_columns = 2;
+    po.suppress_notes = 1;
+    po.ascii = 1;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    sp_error err;
+    assert_int_equal(sp_print_summary(r, out, &po, &err), SP_OK);
+    fclose(out);
+    return text;
+}
+
+/* The table line of `name` with its spacing squeezed. */
+static void line_of(const char *table, const char *name, char *out, size_t size) {
+    char key[96];
+    snprintf(key, sizeof key, "| %s ", name);
+    const char *p = strstr(table, key);
+    assert_non_null(p);
+    size_t n = 0;
+    for (; *p && *p != '\n' && n + 1 < size; p++)
+        if (!(*p == ' ' && n && out[n - 1] == ' ')) out[n++] = *p;
+    out[n] = '\0';
+}
+
 static void record_file(const char *path, int aggregate) {
     fake_now = 1000000;
     sp_internal_clock_test_source(fake_ticks);
@@ -150,6 +181,21 @@ static void same_workload_both_modes(void **state) {
         assert_relative(y->p99_duration, x->p99_duration, SP_HIST_RELATIVE_ERROR);
     }
     assert_int_equal(row_named(b, "solve")->num_calls, 20000);
+    /* % session: the aggregate file's totals stand in for the covered time,
+     * the same as per call for regions that do not recurse */
+    char *ta = percent_column(exact), *tb = percent_column(agg);
+    static const char *const flat[] = {"scope_profiler.session", "step", "solve", "io"};
+    for (size_t i = 0; i < sizeof flat / sizeof *flat; i++) {
+        char line_a[128], line_b[128];
+        line_of(ta, flat[i], line_a, sizeof line_a);
+        line_of(tb, flat[i], line_b, sizeof line_b);
+        assert_string_equal(line_a, line_b);
+    }
+    char session[128];
+    line_of(tb, "scope_profiler.session", session, sizeof session);
+    if (!strstr(session, " 100.00% ")) fail_msg("%s", tb);
+    free(ta);
+    free(tb);
     assert_int_equal(row_named(b, "io")->num_calls, 6667);
     assert_int_equal(row_named(b, "rec")->num_calls, 150);
     sp_summary_rows_free(a);
