@@ -20,6 +20,7 @@
 #include "model/histogram.h"
 #include "model/model.h"
 #include "record/collect.h"
+#include "record/config.h"
 #include "record/thread_state.h"
 
 /* Node 0 of every thread is the root (no region); SP_AGG_NONE is no node. */
@@ -66,8 +67,9 @@ extern int sp_agg_on;
 
 /* sp_setup in aggregate mode: forgets the previous session's nodes, learns
  * the clock's rate for the histograms (a millisecond's wait with the TSC)
- * and turns the mode on. */
-void sp_agg_session_start(void);
+ * and turns the mode on; says so on stderr when a journal was asked for
+ * (aggregate mode makes none). */
+void sp_agg_session_start(const sp_config *cfg);
 
 /* The slow path's begin in aggregate mode (the thread is inside its quiesce). */
 void sp_agg_begin(sp_thread *t, sp_region_t region);

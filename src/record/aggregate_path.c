@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "record/aggregate.h"
 #include "record/clock.h"
@@ -68,7 +69,17 @@ void sp_agg_reset_all(void) {
     pthread_mutex_unlock(&list_lock);
 }
 
-void sp_agg_session_start(void) {
+/* SCOPE_PROFILER_JOURNAL=1 (or on, true, yes), as the store reads it. */
+static int journal_forced_by_environment(void) {
+    const char *v = getenv("SCOPE_PROFILER_JOURNAL");
+    return v && (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "true") ||
+                 !strcasecmp(v, "yes"));
+}
+
+void sp_agg_session_start(const sp_config *cfg) {
+    if (cfg->journal == SP_JOURNAL_ON || journal_forced_by_environment())
+        fprintf(stderr, "scope-profiler: aggregate mode keeps no journal (the journal asked for "
+                        "is not made): a killed run leaves nothing to recover\n");
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, register_fork_handlers);
     sp_agg_reset_all();

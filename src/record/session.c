@@ -90,7 +90,7 @@ sp_status sp_setup(const sp_options *options) {
         } else {
             sp_clock_start(config.clock);
             if (config.aggregate)
-                sp_agg_session_start(); /* no per-call store, so no journal */
+                sp_agg_session_start(&config); /* no per-call store, so no journal */
             else
                 sp_store_open(&config);
             sp_endings_install(sp_store_is_journal());

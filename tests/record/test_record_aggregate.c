@@ -463,6 +463,35 @@ static void environment_precedence(void **state) {
     free(text);
 }
 
+/* A journal asked for is not made, and stderr says so once. */
+static void journal_not_made(void **state) {
+    rs_fixture *f = *state;
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    opt.aggregate = 1;
+    opt.journal = SP_JOURNAL_ON;
+    rs_capture_stderr_begin();
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    sp_region_t h = sp_region("work");
+    sp_begin(h);
+    char listing[4096];
+    snprintf(listing, sizeof listing, "ls '%s' | grep -c journal", f->dir);
+    FILE *p = popen(listing, "r");
+    int journals = -1;
+    assert_int_equal(fscanf(p, "%d", &journals), 1);
+    pclose(p);
+    sp_end(h);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    char *text = rs_capture_stderr_end();
+    assert_int_equal(journals, 0);
+    assert_int_equal(rs_count(text, "scope-profiler: aggregate mode keeps no journal (the journal "
+                                    "asked for is not made): a killed run leaves nothing to "
+                                    "recover\n"),
+                     1);
+    free(text);
+    assert_int_equal(layout_of(f->path), SP_LAYOUT_AGGREGATE);
+}
+
 /* h5py (Debian's python3) finds the Python package's aggregate layout in our file. */
 static void python_layout(void **state) {
     rs_fixture *f = *state;
@@ -484,6 +513,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(threads_merge_to_union, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(memory_independent_of_calls, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(environment_precedence, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(journal_not_made, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(python_layout, rs_setup_dir, rs_teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
