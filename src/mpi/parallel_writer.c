@@ -227,6 +227,9 @@ static sp_status write_collective(MPI_Comm comm, int rank, const char *tmp_path,
     if (rc == 0) rc = write_events(file, in->own, s, dxpl);
     if (rc == 0) rc = write_index(file, in->own, rank, map, s, dxpl);
     if (dxpl >= 0) H5Pclose(dxpl);
+    /* MPI_File_sync on every rank: rank 0's fsync at the commit covers only
+     * what rank 0 wrote, and the rename must follow durable data */
+    if (rc == 0 && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) rc = -1;
     if (file >= 0 && H5Fclose(file) < 0) rc = -1;
     return rc < 0 ? sp_error_set(err, SP_ERR_HDF5,
                                  "rank %d: parallel HDF5 failed writing the event columns or the "
