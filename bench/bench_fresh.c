@@ -7,8 +7,10 @@
  * <= 1.1x with sp_reserve. Next to the wall-clock ratio it prints the ratio
  * of the recording thread's CPU time (steadier on a loaded machine) and the
  * CPU time the library's helper thread spent populating blocks ahead. The
- * last row is the floor: the two reads stored into memory populated before
- * the loop, without the library.
+ * last rows are floors: the two reads stored into memory populated before
+ * the loop without the library (`ideal`), and through the least an
+ * out-of-line recorder in a shared library can do (`minimal`,
+ * bench_minimal_recorder.c).
  * Usage: bench_fresh [calls]    (runs itself as the child: bench_fresh --child ...)
  * SCOPE_PROFILER_POPULATE_AHEAD=0 in the environment turns the helper off.
  */
@@ -67,22 +69,36 @@ typedef struct {
     double helper_cpu;         /* other threads' CPU ns per call, during the loop */
 } fresh_figures;
 
+/* bench_minimal_recorder.c */
+void bench_minimal_setup(uint64_t *slots);
+void bench_minimal_begin(void);
+void bench_minimal_end(void);
+
 /* The floor: what storing the two reads costs at all, into memory populated
- * before the loop (no library; the `ideal` row). */
-static int ideal_child(long n, fresh_figures *f) {
+ * before the loop: inline (no library; the `ideal` row) or through the least
+ * an out-of-line recorder in a shared library does (`minimal`). */
+static int ideal_child(long n, int minimal, fresh_figures *f) {
     size_t bytes = (size_t)n * 16;
     uint64_t *slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (slots == MAP_FAILED) return 1;
     for (size_t off = 0; off < bytes; off += 4096)
         ((volatile char *)slots)[off] = 0;
+    bench_minimal_setup(slots);
     double c0 = cpu_s(CLOCK_THREAD_CPUTIME_ID), t0 = now_s();
-    for (long i = 0; i < n; i++) {
+    if (minimal) {
+        for (long i = 0; i < n; i++) {
+            bench_minimal_begin();
+            bench_minimal_end();
+        }
+    } else {
+        for (long i = 0; i < n; i++) {
 #if defined(__x86_64__)
-        slots[2 * i] = __rdtsc();
-        slots[2 * i + 1] = __rdtsc();
+            slots[2 * i] = __rdtsc();
+            slots[2 * i + 1] = __rdtsc();
 #else
-        slots[2 * i] = slots[2 * i + 1] = (uint64_t)i;
+            slots[2 * i] = slots[2 * i + 1] = (uint64_t)i;
 #endif
+        }
     }
     f->pair = (now_s() - t0) * 1e9 / (double)n;
     f->pair_cpu = (cpu_s(CLOCK_THREAD_CPUTIME_ID) - c0) * 1e9 / (double)n;
@@ -91,7 +107,7 @@ static int ideal_child(long n, fresh_figures *f) {
     return 0;
 }
 
-/* The child: prints its fresh_figures (journal 2: the ideal recorder). */
+/* The child: prints its fresh_figures (journal 2: the ideal loop, 3: the minimal recorder). */
 static int child(const char *dir, int journal, int reserve, long n) {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench_fresh_%ld.h5", dir, (long)getpid());
@@ -102,8 +118,8 @@ static int child(const char *dir, int journal, int reserve, long n) {
     opt.compression = SP_COMPRESSION_NONE;
     fresh_figures f;
     f.bare = bare_reads_ns(n, &f.bare_cpu);
-    if (journal == 2) {
-        if (ideal_child(n, &f) != 0) return 1;
+    if (journal >= 2) {
+        if (ideal_child(n, journal == 3, &f) != 0) return 1;
         printf("%.4f %.4f %.4f %.4f %.4f\n", f.pair, f.bare, f.pair_cpu, f.bare_cpu, f.helper_cpu);
         return 0;
     }
@@ -168,12 +184,13 @@ int main(int argc, char **argv) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", tmp && *tmp ? tmp : "/tmp");
     printf("== fresh processes: median of %d, %ld calls of one region each\n", RUNS, n);
-    for (int journal = 1; journal >= -1; journal--) {
+    for (int journal = 1; journal >= -2; journal--) {
         for (int reserve = 0; reserve <= (journal >= 0); reserve++) {
             double ratio[RUNS], pair[RUNS], bare[RUNS], cpu_ratio[RUNS], helper[RUNS];
             for (int r = 0; r < RUNS; r++) {
                 fresh_figures f;
-                if (!run_child("/proc/self/exe", dir, journal < 0 ? 2 : journal, reserve, n, &f)) {
+                if (!run_child("/proc/self/exe", dir, journal < 0 ? 1 - journal : journal, reserve,
+                               n, &f)) {
                     fprintf(stderr, "bench_fresh: a child failed\n");
                     return 1;
                 }
@@ -189,8 +206,9 @@ int main(int argc, char **argv) {
             qsort(cpu_ratio, RUNS, sizeof *cpu_ratio, compare_double);
             qsort(helper, RUNS, sizeof *helper, compare_double);
             if (journal < 0) {
-                printf("ideal   (stores into populated memory, no library) %6.2f ns, two TSC reads "
-                       "%6.2f ns: %.2fx the reads; thread CPU %.2fx\n",
+                printf("%s %6.2f ns, two TSC reads %6.2f ns: %.2fx the reads; thread CPU %.2fx\n",
+                       journal == -1 ? "ideal   (stores into populated memory, no library)  "
+                                     : "minimal (TLS, slot, read, store; a shared library)",
                        pair[RUNS / 2], bare[RUNS / 2], ratio[RUNS / 2], cpu_ratio[RUNS / 2]);
                 continue;
             }
