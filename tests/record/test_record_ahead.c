@@ -214,13 +214,7 @@ static void test_pthread_exit_ends_the_process(void **state) {
     double seconds = (double)(rs_now_ns() - t0) / 1e9;
     print_message("the process ended %.2f s after recording began\n", seconds);
     assert_true(seconds < 30.0);
-    assert_true(WIFEXITED(status));
-#if !defined(__SANITIZE_ADDRESS__)
-    /* (under ASan the exit status is LeakSanitizer's: the exit handler's
-     * finalize, run by the last thread to end, does not complete there, with
-     * or without the helper; a known issue of finalize at exit) */
-    assert_int_equal(WEXITSTATUS(status), 0);
-#endif
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* SIGKILL while the helper populates the next block: recover keeps exactly
@@ -287,11 +281,18 @@ int main(int argc, char **argv) {
      * that starts threads, so these run only in `test_record_ahead` itself */
     const struct CMUnitTest processes[] = {
         cmocka_unit_test_setup_teardown(test_fork_while_populating, rs_setup_dir, rs_teardown_dir),
-        cmocka_unit_test_setup_teardown(test_pthread_exit_ends_the_process, rs_setup_dir,
-                                        rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_killed_while_populating, rs_setup_dir,
                                         rs_teardown_dir),
     };
+    /* a test of its own, out of the memcheck run: the child's exit handler
+     * runs a finalize that does not complete there (a known issue of finalize
+     * at exit), and leaves the test harness's memory behind */
+    const struct CMUnitTest pthread_exit_only[] = {
+        cmocka_unit_test_setup_teardown(test_pthread_exit_ends_the_process, rs_setup_dir,
+                                        rs_teardown_dir),
+    };
+    if (argc > 1 && strcmp(argv[1], "--pthread-exit") == 0)
+        return cmocka_run_group_tests(pthread_exit_only, NULL, NULL);
     int failed = cmocka_run_group_tests(threads, NULL, NULL);
     if (argc > 1 && strcmp(argv[1], "--threads-only") == 0) return failed;
     return failed + cmocka_run_group_tests(processes, NULL, NULL);
