@@ -12,4 +12,12 @@
  * Close the list with H5Pclose. Returns -1 on failure. */
 hid_t sp_guarded_fapl(int *failure);
 
+/* A file access property list for reading: every global heap collection
+ * libhdf5 reads is checked first; the first damage found is described in
+ * heap_damage (size bytes, which must outlive the file; set it to "" first). */
+hid_t sp_guarded_read_fapl(char *heap_damage, size_t size);
+
+/* The descriptor of a file opened with this driver, or -1. */
+int sp_guarded_fd(hid_t file);
+
 #endif

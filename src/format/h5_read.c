@@ -392,8 +392,10 @@ static sp_status read_string_column(sp_rd *rd, hid_t ds, const char *path, size_
     if (st) return st;
     hid_t type = H5Dget_type(ds);
     if (type < 0) return sp_rd_damaged(rd, "cannot read the type of %s", path);
-    size_t elem = H5Tis_variable_str(type) > 0 ? sizeof(char *) : H5Tget_size(type);
+    int variable = H5Tis_variable_str(type) > 0;
+    size_t elem = variable ? sizeof(char *) : H5Tget_size(type);
     st = sp_rd_check_storage(rd, ds, path, n, elem);
+    if (!st && variable) st = sp_rd_check_vlen_strings(rd, ds, path, n);
     char **strings = st ? NULL : calloc(n ? n : 1, sizeof *strings);
     if (!st && !strings) st = sp_rd_no_memory(rd);
     int rc = st ? 0 : read_strings(ds, read_dataset_all, type, n, strings);

@@ -22,6 +22,12 @@ typedef struct sp_rd {
     sp_error *err;
 } sp_rd;
 
+/* Checks the stored variable-length strings of dataset ds (n of them) and
+ * the global heap collections they name before libhdf5 reads them
+ * (format/vlen_check.h): damage, or SP_OK (checked, or a layout it cannot
+ * read itself). */
+sp_status sp_rd_check_vlen_strings(sp_rd *rd, hid_t ds, const char *path, size_t n);
+
 /* What kind of object a path names; only hard and soft links are followed. */
 typedef enum sp_rd_kind { SP_RD_ABSENT = 0, SP_RD_GROUP, SP_RD_DATASET, SP_RD_OTHER } sp_rd_kind;
 

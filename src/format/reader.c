@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "format/guarded_driver.h"
 #include "format/lzf_filter.h"
 #include "format/read_internal.h"
 
@@ -48,6 +49,8 @@ static sp_status check_file(const char *path, sp_error *err) {
 
 /* HDF5 locks files while writing them (h5py holds the lock until it closes). */
 static sp_status open_failed(const char *path, sp_error *err) {
+    if (errno == ENOMEM)
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "%s: out of memory while reading", path);
     if (errno == EWOULDBLOCK || errno == EAGAIN)
         return sp_error_set(err, SP_ERR_IO,
                             "%s: locked by another process (is it still being written?)", path);
@@ -271,7 +274,10 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
     sp_lzf_register();
     sp_status st = check_file(path, err);
     errno = 0;
-    hid_t file = st ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char heap_damage[256] = "";
+    hid_t fapl = st ? -1 : sp_guarded_read_fapl(heap_damage, sizeof heap_damage);
+    hid_t file = st ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl >= 0 ? fapl : H5P_DEFAULT);
+    if (fapl >= 0) H5Pclose(fapl);
     if (!st && file < 0) st = open_failed(path, err);
     if (!st) {
         sp_rd rd = {file, path, err};
@@ -281,6 +287,9 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
     free(sorted);
     if (file >= 0) H5Fclose(file);
     H5Eset_auto2(H5E_DEFAULT, saved_handler, saved_data);
+    /* the heap check in the file driver names the damage better than the failed call */
+    if (st && st != SP_ERR_OUT_OF_MEMORY && heap_damage[0])
+        st = sp_error_set(err, SP_ERR_DAMAGED, "%s: damaged profile: %s", path, heap_damage);
     if (st) {
         sp_model_clear(out);
         make_one_line(err);

@@ -1,5 +1,6 @@
 #include "fuzz_bytes.h"
 
+#include <hdf5.h>
 #include <scope_profiler/results.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,5 +26,10 @@ int sp_fuzz_bytes_one(const uint8_t *data, size_t size) {
     int failed = r == NULL;
     sp_results_free(r);
     unlink(path);
+    if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) != 0) {
+        fprintf(stderr, "fuzz_bytes: HDF5 objects left open after %s: %s\n",
+                failed ? "the failed read" : "the read", failed ? err.message : "");
+        return 2;
+    }
     return failed;
 }

@@ -6,6 +6,9 @@
  * checked against the CLI, which must contain it (one line, exit 2).
  *
  *   fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r REGRESSION_DIR]
+ *
+ * With SP_FUZZ_SAVE=DIR, each input that crashes, hangs or leaks is written
+ * to DIR/<kind>-<n>.bin (candidates for the regression directory).
  */
 #include <dirent.h>
 #include <signal.h>
@@ -34,17 +37,17 @@ static unsigned char *load(const char *path, size_t *size) {
     return buf;
 }
 
-/* 0 read fine or refused, 1 crashed, 2 hung. */
+/* 0 read fine or refused, 1 crashed, 2 hung, 3 left HDF5 objects open. */
 static int read_in_child(const unsigned char *data, size_t size) {
     pid_t pid = fork();
     if (pid == 0) {
         alarm(10);
-        sp_fuzz_bytes_one(data, size);
-        _exit(0);
+        _exit(sp_fuzz_bytes_one(data, size) == 2 ? 3 : 0);
     }
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) return 3;
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? 2 : 1;
 }
 
@@ -60,18 +63,17 @@ static int cli_contains(const char *cli, const unsigned char *data, size_t size)
         fwrite(data, 1, size, f);
         fclose(f);
     }
-    snprintf(cmd, sizeof cmd,
-             "SCOPE_PROFILER_CLI_TIMEOUT=10 '%s' inspect '%s' >/dev/null 2>'%s'", cli, path,
-             err_path);
+    snprintf(cmd, sizeof cmd, "SCOPE_PROFILER_CLI_TIMEOUT=10 '%s' inspect '%s' >/dev/null 2>'%s'",
+             cli, path, err_path);
     int rc = system(cmd);
     size_t err_size = 0;
     unsigned char *err = load(err_path, &err_size);
     int lines = 0;
     for (size_t i = 0; err && i < err_size; i++)
         lines += err[i] == '\n';
-    int ok = WIFEXITED(rc) && (WEXITSTATUS(rc) == 0 ||
-                               (WEXITSTATUS(rc) == 2 && lines == 1 && err &&
-                                strncmp((char *)err, "scope-profiler: ", 16) == 0));
+    int ok = WIFEXITED(rc) &&
+             (WEXITSTATUS(rc) == 0 || (WEXITSTATUS(rc) == 2 && lines == 1 && err &&
+                                       strncmp((char *)err, "scope-profiler: ", 16) == 0));
     if (!ok) fprintf(stderr, "CLI: exit %d, stderr: %.*s\n", WEXITSTATUS(rc), (int)err_size, err);
     free(err);
     unlink(path);
@@ -80,12 +82,29 @@ static int cli_contains(const char *cli, const unsigned char *data, size_t size)
     return ok;
 }
 
-static int failures, crashes, hangs, inputs;
+static int failures, crashes, hangs, leaks, inputs;
 
 static void check(const char *cli, const unsigned char *data, size_t size, const char *what) {
     inputs++;
     int r = read_in_child(data, size);
     if (r == 0) return;
+    const char *save = getenv("SP_FUZZ_SAVE");
+    if (save && *save) {
+        static const char *const kinds[] = {"", "crash", "hang", "leak"};
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s-%d.bin", save, kinds[r], inputs);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(data, 1, size, f);
+            fclose(f);
+        }
+    }
+    if (r == 3) { /* the reader's own fault, not libhdf5's: nothing to contain */
+        leaks++;
+        failures++;
+        fprintf(stderr, "FAIL: %s left HDF5 objects open after the read\n", what);
+        return;
+    }
     if (r == 1) crashes++;
     if (r == 2) hangs++;
     if (!cli_contains(cli, data, size)) {
@@ -149,7 +168,7 @@ int main(int argc, char **argv) {
         free(data);
     }
     printf("%d inputs: %d crashed and %d hung inside the reader's process (all contained by the "
-           "CLI: %s)\n",
-           inputs, crashes, hangs, failures ? "NO" : "yes");
+           "CLI: %s); %d left HDF5 objects open\n",
+           inputs, crashes, hangs, failures ? "NO" : "yes", leaks);
     return failures ? 1 : 0;
 }
