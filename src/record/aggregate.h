@@ -89,6 +89,10 @@ int64_t sp_agg_provisional_ns(uint64_t ticks);
  * histogram per (thread, call path). */
 sp_status sp_agg_collect(sp_model *m, uint32_t rank, sp_collect_report *report);
 
+/* In a child after fork(): the parent's session is forgotten, so the mode
+ * is off until the child's own sp_setup. */
+void sp_agg_forget_after_fork(void);
+
 /* Session end: frees every thread's nodes and turns the mode off. */
 void sp_agg_reset_all(void);
 

@@ -76,6 +76,13 @@ static int journal_forced_by_environment(void) {
                  !strcasecmp(v, "yes"));
 }
 
+void sp_agg_forget_after_fork(void) {
+    /* The list's lock may be held (pthread_atfork): the states are freed by
+     * the child's next sp_setup, not here. */
+    __atomic_store_n(&sp_agg_on, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
+}
+
 void sp_agg_session_start(const sp_config *cfg) {
     if (cfg->journal == SP_JOURNAL_ON || journal_forced_by_environment())
         fprintf(stderr, "scope-profiler: aggregate mode keeps no journal (the journal asked for "

@@ -330,6 +330,7 @@ void sp_internal_session_unlock_after_fork(void) {
 
 void sp_internal_session_forget_after_fork(void) {
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
+    sp_agg_forget_after_fork();
     state = SP_SESSION_NONE;
     sp_config_clear(&config);
 }

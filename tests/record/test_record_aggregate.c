@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -463,6 +464,55 @@ static void environment_precedence(void **state) {
     free(text);
 }
 
+/* fork() inside an aggregate session: the child's own per-call session
+ * records per call; the parent's aggregate file has only its calls. */
+static void fork_child_records_per_call(void **state) {
+    rs_fixture *f = *state;
+    char *child_path = rs_path_in(f->dir, "child.h5");
+    start(f->path, 1);
+    sp_region_t h = sp_region("work");
+    for (int i = 0; i < 5; i++) {
+        sp_begin(h);
+        sp_end(h);
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        sp_options opt = SP_OPTIONS_INIT;
+        opt.file_path = child_path;
+        opt.journal = SP_JOURNAL_OFF;
+        if (sp_setup(&opt) != SP_OK) _exit(2);
+        for (int i = 0; i < 3; i++) {
+            sp_begin(h);
+            sp_end(h);
+        }
+        if (sp_finalize(&quiet) != SP_OK) _exit(3);
+        sp_model m;
+        sp_error err;
+        if (sp_read_model(child_path, &m, &err) != SP_OK) _exit(4);
+        int ok = m.layout == SP_LAYOUT_COLUMNAR && m.num_events == 3 + 1; /* and the session */
+        sp_model_clear(&m);
+        _exit(ok ? 0 : 5);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    sp_begin(h);
+    sp_end(h);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_error err;
+    sp_results *r = sp_read(f->path, &err);
+    assert_non_null(r);
+    sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
+    assert_non_null(rows);
+    assert_int_equal(row_named(rows, "work")->num_calls, 6);
+    assert_int_equal(layout_of(f->path), SP_LAYOUT_AGGREGATE);
+    sp_summary_rows_free(rows);
+    sp_results_free(r);
+    free(child_path);
+}
+
 /* A journal asked for is not made, and stderr says so once. */
 static void journal_not_made(void **state) {
     rs_fixture *f = *state;
@@ -514,6 +564,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(memory_independent_of_calls, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(environment_precedence, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(journal_not_made, rs_setup_dir, rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(fork_child_records_per_call, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(python_layout, rs_setup_dir, rs_teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
