@@ -9,7 +9,8 @@
  * input at a time. The region table is the union (renumbered), rows keep
  * their ranks, the metadata is the lowest rank's with mpi_size set to the
  * number of ranks (and num_nodes to the distinct host names when every file
- * names its host); "mpi_rank" is dropped.
+ * names its host); "mpi_rank" is dropped. Aggregate-layout files (aggregate
+ * mode's per-rank files) merge with each other (merge_aggregate.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,10 +49,9 @@ static void set_int(sp_meta_entry *e, const char *key, int64_t value) {
     e->i = value;
 }
 
-static sp_status put_metadata(sp_writer *w, const merge_plan *plan, const sp_model *m,
-                              sp_error *err) {
+sp_meta_entry *merge_metadata(const merge_plan *plan, const sp_model *m, size_t *count) {
     sp_meta_entry *meta = malloc((m->num_meta + 2) * sizeof *meta);
-    if (!meta) return SP_ERR_OUT_OF_MEMORY;
+    if (!meta) return NULL;
     size_t n = 0;
     int has_size = 0, has_nodes = 0;
     for (size_t i = 0; i < m->num_meta; i++) {
@@ -69,6 +69,15 @@ static sp_status put_metadata(sp_writer *w, const merge_plan *plan, const sp_mod
     }
     if (!has_size) set_int(&meta[n++], "mpi_size", (int64_t)plan->num_ranks);
     if (!has_nodes && plan->num_nodes) set_int(&meta[n++], "num_nodes", (int64_t)plan->num_nodes);
+    *count = n;
+    return meta;
+}
+
+static sp_status put_metadata(sp_writer *w, const merge_plan *plan, const sp_model *m,
+                              sp_error *err) {
+    size_t n = 0;
+    sp_meta_entry *meta = merge_metadata(plan, m, &n);
+    if (!meta) return SP_ERR_OUT_OF_MEMORY;
     sp_status st = sp_writer_put_metadata(w, meta, n, err);
     free(meta);
     return st;
@@ -188,7 +197,8 @@ static int run(const cli_list *files, const char *out_path) {
                  out_path, plan.num_ranks, plan.max_rank);
     if (!rc) {
         sp_error err = {0};
-        sp_status st = write_merged(&plan, out_path, &err);
+        sp_status st = plan.aggregate ? merge_write_aggregate(&plan, out_path, &err)
+                                      : write_merged(&plan, out_path, &err);
         if (st == SP_ERR_OUT_OF_MEMORY && !err.message[0]) {
             rc = cli_out_of_memory();
         } else if (st) {
@@ -198,7 +208,8 @@ static int run(const cli_list *files, const char *out_path) {
             /* with the profile itself on stdout, the note goes to stderr */
             int on_stdout = strcmp(out_path, "-") == 0 || strcmp(out_path, "/dev/stdout") == 0;
             fprintf(on_stdout ? stderr : stdout,
-                    "Merged %zu file(s) (%zu rank(s), %zu region(s), %" PRIu64 " call(s)) into %s\n",
+                    "Merged %zu file(s) (%zu rank(s), %zu region(s), %" PRIu64
+                    " call(s)) into %s\n",
                     plan.count, plan.num_ranks, plan.num_names, plan.total_events, out_path);
         }
     }

@@ -22,6 +22,7 @@ typedef struct merge_input {
     uint32_t *region_map; /* its region index -> the merged region table */
     uint64_t num_events;
     int has_threads;
+    int aggregate;  /* aggregate layout (merged by merge_aggregate.c) */
     char *hostname; /* metadata "hostname", NULL when absent */
 } merge_input;
 
@@ -35,15 +36,27 @@ typedef struct merge_plan {
     uint64_t total_events;
     int has_threads;
     size_t num_nodes; /* distinct host names when every input has one, else 0 */
+    int aggregate;    /* every input is an aggregate-layout file */
 } merge_plan;
 
 /*
  * First pass: reads every file, finds its ranks, refuses files that cannot
- * be merged (unreadable, aggregate layout, ranks that collide), orders the
+ * be merged (unreadable, aggregate and per-call files mixed, ranks that
+ * collide), orders the
  * inputs and builds the merged region table. Returns 0 or an exit code
  * after printing the error.
  */
 int merge_scan(const cli_list *files, merge_plan *plan);
+
+/* The merged /metadata: the lowest rank's (m) without mpi_rank, with mpi_size
+ * and num_nodes of the plan. The entries borrow m's strings; free the array
+ * only. NULL when out of memory. */
+sp_meta_entry *merge_metadata(const merge_plan *plan, const sp_model *m, size_t *count);
+
+/* The writing pass for aggregate-layout inputs (merge_aggregate.c): rows,
+ * thread tables and histograms of every input in one model, then the
+ * aggregate writer. */
+sp_status merge_write_aggregate(const merge_plan *plan, const char *out_path, sp_error *err);
 
 /* The rank a row of this input is written with. */
 uint32_t merge_row_rank(const merge_input *in, uint32_t rank);

@@ -76,13 +76,10 @@ static int scan_one(const char *path, merge_input *in) {
         return CLI_EXIT_USAGE;
     }
     int rc = 0;
-    if (m.layout == SP_LAYOUT_AGGREGATE) {
-        cli_error("%s: holds per-rank totals only (aggregate layout); merge needs per-call events",
-                  path);
-        rc = CLI_EXIT_USAGE;
-    } else if (!take_facts(in, &m)) {
-        rc = cli_out_of_memory();
-    }
+    in->aggregate = m.layout == SP_LAYOUT_AGGREGATE;
+    if (!take_facts(in, &m)) rc = cli_out_of_memory();
+    for (size_t i = 0; in->aggregate && i < m.num_rows; i++)
+        in->num_events += m.rows[i].count; /* its calls, though it keeps none */
     sp_model_clear(&m);
     if (rc) free_input(in);
     return rc;
@@ -125,6 +122,22 @@ static int check_ranks(merge_plan *plan) {
     plan->max_rank = n ? owners[n - 1].rank : 0;
     free(owners);
     return rc;
+}
+
+/* Aggregate files merge with aggregate files only: per-call events and
+ * totals per call path cannot share one layout. */
+static int check_layouts(merge_plan *plan) {
+    plan->aggregate = plan->count > 0 && plan->inputs[0].aggregate;
+    for (size_t i = 1; i < plan->count; i++)
+        if (plan->inputs[i].aggregate != plan->aggregate) {
+            const merge_input *agg = plan->aggregate ? &plan->inputs[0] : &plan->inputs[i];
+            const merge_input *calls = plan->aggregate ? &plan->inputs[i] : &plan->inputs[0];
+            cli_error("%s holds aggregate statistics only (storage_layout \"aggregate\") and %s "
+                      "per-call events: merge joins files of one layout",
+                      agg->path, calls->path);
+            return CLI_EXIT_USAGE;
+        }
+    return 0;
 }
 
 /* Files by lowest rank; files without rows last, in argument order. */
@@ -213,6 +226,7 @@ int merge_scan(const cli_list *files, merge_plan *plan) {
         else
             plan->count++;
     }
+    if (!rc) rc = check_layouts(plan);
     if (!rc) rc = check_ranks(plan);
     if (rc) return rc;
     qsort(plan->inputs, plan->count, sizeof *plan->inputs, compare_inputs);

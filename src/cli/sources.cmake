@@ -7,7 +7,7 @@ set(SP_SOURCES_cli
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
   inspect_balance.c
   stats.c events.c metadata.c
-  merge.c merge_scan.c
+  merge.c merge_scan.c merge_aggregate.c
   cli_compare.c diff.c check.c scaling.c
   export.c
   plot.c report.c help_plot.c

@@ -513,6 +513,110 @@ static void fork_child_records_per_call(void **state) {
     free(child_path);
 }
 
+#ifdef SP_CLI_PATH
+/* Runs the CLI; its stderr into *said (malloc'ed). Returns the exit status. */
+static int run_cli(const char *args, char **said) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1 >/dev/null", SP_CLI_PATH, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *text = calloc(1, 1 << 16);
+    size_t n = fread(text, 1, (1 << 16) - 1, p);
+    text[n] = '\0';
+    int status = pclose(p);
+    *said = text;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Three per-process aggregate files (the serial library under a launcher)
+ * merge into one: per-rank histograms as recorded, merged = the union. */
+static void per_rank_files_merge(void **state) {
+    rs_fixture *f = *state;
+    char *base = rs_path_in(f->dir, "run.h5");
+    setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+    for (int rank = 0; rank < 3; rank++) {
+        char value[8];
+        snprintf(value, sizeof value, "%d", rank);
+        setenv("OMPI_COMM_WORLD_RANK", value, 1);
+        fake_now = 1000000;
+        sp_internal_clock_test_source(fake_ticks);
+        rs_capture_stderr_begin(); /* the per-process note */
+        start(base, 1);
+        workload(1000 + 500 * rank, 100 + (uint64_t)rank);
+        assert_int_equal(sp_finalize(&quiet), SP_OK);
+        free(rs_capture_stderr_end());
+        sp_internal_clock_test_source(NULL);
+    }
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    char args[8192], *said;
+    snprintf(args, sizeof args, "merge '%s'/run.rank*.h5 -o '%s/merged.h5'", f->dir, f->dir);
+    assert_int_equal(run_cli(args, &said), 0);
+    free(said);
+    char *merged = rs_path_in(f->dir, "merged.h5");
+    sp_model m;
+    sp_error err;
+    assert_int_equal(sp_read_model(merged, &m, &err), SP_OK);
+    assert_int_equal(m.layout, SP_LAYOUT_AGGREGATE);
+    const sp_meta_entry *size = sp_model_meta_find(&m, "mpi_size");
+    assert_non_null(size);
+    assert_int_equal(size->i, 3);
+    uint32_t solve = UINT32_MAX;
+    for (uint32_t i = 0; i < m.num_regions; i++)
+        if (strcmp(m.region_names[i], "solve") == 0) solve = i;
+    sp_hist all = SP_HIST_INIT, want_all = SP_HIST_INIT;
+    for (uint32_t rank = 0; rank < 3; rank++) {
+        sp_hist got = SP_HIST_INIT, want = SP_HIST_INIT;
+        for (size_t i = 0; i < m.num_hists; i++)
+            if (m.hists[i].rank == rank && m.hists[i].region == solve)
+                assert_int_equal(sp_hist_merge(&got, &m.hists[i].hist), SP_OK);
+        uint64_t state_ = 100 + rank;
+        for (int i = 0; i < 1000 + 500 * (int)rank; i++) {
+            assert_int_equal(sp_hist_add(&want, (int64_t)next_duration(&state_)), SP_OK);
+            if (i % 3 == 0) next_duration(&state_);
+        }
+        assert_true(sp_hist_equal(&got, &want));
+        assert_int_equal(sp_hist_merge(&all, &got), SP_OK);
+        assert_int_equal(sp_hist_merge(&want_all, &want), SP_OK);
+        sp_hist_free(&got);
+        sp_hist_free(&want);
+    }
+    assert_true(sp_hist_equal(&all, &want_all));
+    assert_int_equal(all.count, 1000 + 1500 + 2000);
+    sp_hist_free(&all);
+    sp_hist_free(&want_all);
+    sp_model_clear(&m);
+
+    /* with a per-call file: refused; with the Python package's aggregate
+     * file (no histograms, ranks 0 and 1): merged without histograms */
+    snprintf(args, sizeof args, "merge '%s/run.rank0.h5' '%s/py_tutorial2.h5' -o '%s/x.h5'", f->dir,
+             SP_FIXTURES_DIR, f->dir);
+    assert_int_equal(run_cli(args, &said), 2);
+    assert_non_null(strstr(said, "holds aggregate statistics only (storage_layout \"aggregate\") "
+                                 "and "));
+    assert_non_null(strstr(said, "per-call events: merge joins files of one layout"));
+    free(said);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' '%s/../cli/python_aggregate/make_aggregate.py' '%s/py.h5'",
+             SP_SYSTEM_PYTHON, SP_TEST_SOURCE_DIR, f->dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "merge '%s/py.h5' '%s/run.rank2.h5' -o '%s/y.h5'", f->dir, f->dir,
+             f->dir);
+    assert_int_equal(run_cli(args, &said), 0);
+    assert_non_null(strstr(said, "py.h5 has no duration histograms, so the merged file has none "
+                                 "(no percentiles)"));
+    free(said);
+    char *y = rs_path_in(f->dir, "y.h5");
+    assert_int_equal(sp_read_model(y, &m, &err), SP_OK);
+    assert_int_equal(m.num_hists, 0);
+    assert_int_equal(m.num_rows, 2 * 3 + 5); /* 3 regions on ranks 0 and 1, 5 on rank 2 */
+    sp_model_clear(&m);
+    free(y);
+    free(merged);
+    free(base);
+}
+#endif
+
 /* A journal asked for is not made, and stderr says so once. */
 static void journal_not_made(void **state) {
     rs_fixture *f = *state;
@@ -566,6 +670,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(journal_not_made, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(fork_child_records_per_call, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(python_layout, rs_setup_dir, rs_teardown_dir),
+#ifdef SP_CLI_PATH
+        cmocka_unit_test_setup_teardown(per_rank_files_merge, rs_setup_dir, rs_teardown_dir),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
