@@ -413,6 +413,9 @@ static void memory_independent_of_calls(void **state) {
     uint64_t s = 7;
     loop_calls(outer, inner, 100000, &s);
     uint64_t bytes = sp_internal_agg_bytes();
+    /* nothing to reserve in aggregate mode: no call is stored */
+    assert_int_equal(sp_reserve(inner, 1000000), SP_OK);
+    assert_int_equal(sp_internal_agg_bytes(), bytes);
     long rss = resident_bytes();
     loop_calls(outer, inner, 900000, &s);
     assert_int_equal(sp_internal_agg_bytes(), bytes);
