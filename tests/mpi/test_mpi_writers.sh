@@ -6,6 +6,12 @@
 set -u
 want=$1 refuse=$2
 shift 3
+# Open MPI's session directory of its own: mpiruns that start at the same
+# instant race to create /tmp/ompi.HOST.UID ("File exists", orte_init fails).
+session=$(mktemp -d "${TMPDIR:-/tmp}/sp_mpi_session_XXXXXX")
+trap 'rm -rf "$session"' EXIT
+OMPI_MCA_orte_tmpdir_base="$session"
+export OMPI_MCA_orte_tmpdir_base
 out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"

@@ -9,6 +9,10 @@ program=$1 np=$2 scale=$3
 shift 3
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sp_writers_XXXXXX")
 trap 'rm -rf "$dir"' EXIT
+# Open MPI's session directory of its own: mpiruns that start at the same
+# instant race to create /tmp/ompi.HOST.UID ("File exists", orte_init fails).
+OMPI_MCA_orte_tmpdir_base="$dir"
+export OMPI_MCA_orte_tmpdir_base
 "$@" -np "$np" "$program" "$dir" "$scale"
 h5dump "$dir/stream.h5" | sed 1d >"$dir/stream.txt"
 h5dump "$dir/parallel.h5" | sed 1d >"$dir/parallel.txt"
