@@ -8,6 +8,7 @@
 #include "record/clock.h"
 #include "record/collect_parts.h"
 #include "record/registry.h"
+#include "record/row_merge.h"
 #include "record/store.h"
 #include "record/thread_state.h"
 
@@ -20,38 +21,6 @@ static uint64_t completed_calls(const sp_thread *t, sp_region_t region) {
         size_t used = sp_row_chunk_used(t, region, c);
         for (size_t i = 0; i < used; i++)
             n += slot[i].end != 0;
-    }
-    return n;
-}
-
-/* One call while merging threads: start ticks order the row. */
-typedef struct pending_call {
-    uint64_t start;
-    uint64_t end;
-    int64_t thread;
-} pending_call;
-
-static int compare_pending(const void *a, const void *b) {
-    const pending_call *x = a, *y = b;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    return (x->thread > y->thread) - (x->thread < y->thread);
-}
-
-/* Appends the completed calls of one thread's row to calls[]. */
-static size_t take_calls(sp_thread *t, sp_region_t region, int64_t thread, pending_call *calls) {
-    size_t n = 0;
-    sp_row_chunks *row = &t->rows[region];
-    for (uint32_t c = 0; c < row->num_chunks; c++) {
-        const sp_event_slot *slot = row->chunk[c];
-        size_t used = sp_row_chunk_used(t, region, c);
-        for (size_t i = 0; i < used; i++) {
-            if (!slot[i].end) continue;
-            calls[n].start = slot[i].start;
-            calls[n].end = slot[i].end;
-            calls[n].thread = thread;
-            n++;
-        }
-        sp_store_discard(row->chunk[c], used * sizeof *slot);
     }
     return n;
 }
@@ -83,11 +52,6 @@ static size_t convert_single_thread(sp_model *m, uint64_t offset, sp_thread *t, 
         sp_store_discard(row->chunk[c], used * sizeof *slot); /* bounds finalize's memory */
     }
     return n;
-}
-
-static void convert_row(sp_model *m, uint64_t offset, const pending_call *calls, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        store_call(m, offset + i, calls[i].start, calls[i].end, calls[i].thread);
 }
 
 static int compare_thread_index(const void *a, const void *b) {
@@ -265,7 +229,7 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
         free(threads);
         return SP_ERR_OUT_OF_MEMORY;
     }
-    uint64_t total = 0, largest_shared_row = 0;
+    uint64_t total = 0;
     size_t num_rows = 0;
     for (sp_region_t r = 1; r <= num_handles; r++) {
         only_thread[r] = -2; /* no thread yet */
@@ -276,21 +240,19 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
             only_thread[r] = only_thread[r] == -2 ? (int64_t)i : -1;
         }
         total += calls_of[r];
-        if (only_thread[r] == -1 && calls_of[r] > largest_shared_row)
-            largest_shared_row = calls_of[r];
         num_rows += calls_of[r] > 0;
     }
     report->calls = total;
 
     sp_status st = SP_ERR_OUT_OF_MEMORY;
-    pending_call *scratch = NULL;
+    sp_row_merge *merge = NULL;
     m->region_names = calloc(num_rows ? num_rows : 1, sizeof *m->region_names);
     m->rows = calloc(num_rows ? num_rows : 1, sizeof *m->rows);
     m->starts = malloc((total ? total : 1) * sizeof *m->starts);
     m->durations = malloc((total ? total : 1) * sizeof *m->durations);
     if (num_threads > 1) m->thread_ids = malloc((total ? total : 1) * sizeof *m->thread_ids);
-    scratch = malloc((largest_shared_row ? largest_shared_row : 1) * sizeof *scratch);
-    if (!m->region_names || !m->rows || !m->starts || !m->durations || !scratch ||
+    merge = sp_row_merge_new(num_threads); /* rows of several threads: no scratch copy */
+    if (!m->region_names || !m->rows || !m->starts || !m->durations || !merge ||
         (num_threads > 1 && !m->thread_ids))
         goto done;
     m->num_events = total;
@@ -303,10 +265,9 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
         if (only_thread[r] >= 0) {
             n = convert_single_thread(m, offset, threads[only_thread[r]], r, only_thread[r]);
         } else {
-            for (uint32_t i = 0; i < num_threads; i++)
-                if (r < threads[i]->num_cursors) n += take_calls(threads[i], r, i, scratch + n);
-            qsort(scratch, n, sizeof *scratch, compare_pending);
-            convert_row(m, offset, scratch, n);
+            sp_row_merge_start(merge, threads, num_threads, r, 1);
+            n = sp_row_merge_next(merge, m->starts + offset, m->durations + offset,
+                                  m->thread_ids ? m->thread_ids + offset : NULL, calls_of[r]);
         }
 
         sp_model_row *row = sp_collect_add_row(m, r, rank, offset, n);
@@ -318,7 +279,7 @@ sp_status sp_collect(sp_model *m, uint32_t rank, sp_collect_report *report) {
     /* The table is always filled; writers store it only with thread ids (several threads). */
     st = num_threads ? sp_collect_thread_table(m, threads, num_threads, rank) : SP_OK;
 done:
-    free(scratch);
+    sp_row_merge_free(merge);
     free(only_thread);
     free(calls_of);
     free(threads);

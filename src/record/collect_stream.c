@@ -7,17 +7,10 @@
 #include "record/clock.h"
 #include "record/collect_parts.h"
 #include "record/registry.h"
+#include "record/row_merge.h"
 
 /* Events converted per piece handed to the writer (512 KiB per column). */
 #define PIECE_EVENTS 65536u
-
-/* One thread's calls of the row being written, read in recording order. */
-typedef struct cursor {
-    const sp_thread *t;
-    uint32_t chunk;
-    size_t slot, used;
-    int64_t thread; /* index in the list of recording threads */
-} cursor;
 
 struct sp_collect_stream {
     sp_thread **threads;
@@ -25,8 +18,7 @@ struct sp_collect_stream {
     sp_region_t *row_region; /* per row: its handle */
     int64_t *row_total;      /* per row: Σ durations, for the mean before the m2 pass */
     size_t num_rows;
-    cursor *cursors;
-    uint32_t *heap; /* cursor indexes, a min-heap on (start ticks, thread) */
+    sp_row_merge *merge;
     int64_t *starts, *durations, *thread_ids;
 };
 
@@ -35,45 +27,6 @@ struct sp_collect_stream {
 static int64_t span_ns(int64_t start, uint64_t end_ticks) {
     int64_t end = sp_clock_to_ns(end_ticks);
     return end > start ? end - start : 0;
-}
-
-/* Moves c to its next completed call; 0 when it has none left. */
-static int cursor_settle(cursor *c, sp_region_t region) {
-    const sp_row_chunks *row = &c->t->rows[region];
-    for (;;) {
-        if (c->slot < c->used) {
-            if (row->chunk[c->chunk][c->slot].end) return 1;
-            c->slot++;
-            continue;
-        }
-        if (c->chunk + 1 >= row->num_chunks) return 0;
-        c->chunk++;
-        c->slot = 0;
-        c->used = sp_row_chunk_used(c->t, region, c->chunk);
-    }
-}
-
-static const sp_event_slot *cursor_head(const cursor *c, sp_region_t region) {
-    return &c->t->rows[region].chunk[c->chunk][c->slot];
-}
-
-static int cursor_before(const sp_collect_stream *s, sp_region_t region, uint32_t a, uint32_t b) {
-    uint64_t x = cursor_head(&s->cursors[a], region)->start;
-    uint64_t y = cursor_head(&s->cursors[b], region)->start;
-    return x != y ? x < y : s->cursors[a].thread < s->cursors[b].thread;
-}
-
-static void sift_down(sp_collect_stream *s, sp_region_t region, size_t n, size_t i) {
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && cursor_before(s, region, s->heap[l], s->heap[m])) m = l;
-        if (l + 1 < n && cursor_before(s, region, s->heap[l + 1], s->heap[m])) m = l + 1;
-        if (m == i) return;
-        uint32_t tmp = s->heap[i];
-        s->heap[i] = s->heap[m];
-        s->heap[m] = tmp;
-        i = m;
-    }
 }
 
 /* sp_row_stats_compute() over a row seen one call at a time, in row order,
@@ -124,42 +77,16 @@ static sp_status flush_piece(sp_collect_stream *s, sp_writer *w, stats_acc *acc,
     return sp_writer_add_events(w, s->starts, s->durations, s->thread_ids, n, err);
 }
 
-/* Streams the row's calls of all threads, merged in start order (ties: the
- * thread listed first), in pieces of PIECE_EVENTS. */
+/* Streams the row's calls of all threads, merged in start order, in pieces. */
 static sp_status write_row(sp_collect_stream *s, sp_writer *w, size_t row, stats_acc *acc,
                            sp_error *err) {
-    sp_region_t region = s->row_region[row];
-    size_t live = 0;
-    for (uint32_t i = 0; i < s->num_threads; i++) {
-        const sp_thread *t = s->threads[i];
-        if (region >= t->num_cursors || t->rows[region].num_chunks == 0) continue;
-        cursor *c = &s->cursors[live];
-        *c = (cursor){t, 0, 0, sp_row_chunk_used(t, region, 0), (int64_t)i};
-        if (cursor_settle(c, region)) {
-            s->heap[live] = (uint32_t)live;
-            live++;
-        }
-    }
-    for (size_t i = live / 2; i-- > 0;)
-        sift_down(s, region, live, i);
-    size_t n = 0;
+    sp_row_merge_start(s->merge, s->threads, s->num_threads, s->row_region[row], 0);
     sp_status st = SP_OK;
-    while (live && !st) {
-        cursor *c = &s->cursors[s->heap[0]];
-        const sp_event_slot *slot = cursor_head(c, region);
-        int64_t start = sp_clock_to_ns(slot->start);
-        s->starts[n] = start;
-        s->durations[n] = span_ns(start, slot->end);
-        if (s->thread_ids) s->thread_ids[n] = c->thread;
-        c->slot++;
-        if (!cursor_settle(c, region)) s->heap[0] = s->heap[--live];
-        if (live > 1) sift_down(s, region, live, 0);
-        if (++n == PIECE_EVENTS) {
-            st = flush_piece(s, w, acc, n, err);
-            n = 0;
-        }
-    }
-    return st ? st : flush_piece(s, w, acc, n, err);
+    size_t n;
+    while (!st && (n = sp_row_merge_next(s->merge, s->starts, s->durations, s->thread_ids,
+                                         PIECE_EVENTS)) > 0)
+        st = flush_piece(s, w, acc, n, err);
+    return st;
 }
 
 sp_status sp_collect_stream_write(sp_collect_stream *s, sp_model *m, const char *path,
@@ -229,8 +156,7 @@ void sp_collect_stream_free(sp_collect_stream *s) {
     free(s->threads);
     free(s->row_region);
     free(s->row_total);
-    free(s->cursors);
-    free(s->heap);
+    sp_row_merge_free(s->merge);
     free(s->starts);
     free(s->durations);
     free(s->thread_ids);
@@ -308,14 +234,12 @@ sp_status sp_collect_skeleton(sp_model *m, uint32_t rank, sp_collect_report *rep
     if (!s) return SP_ERR_OUT_OF_MEMORY;
     s->threads = sp_collect_threads(num_handles, &s->num_threads);
     report->threads = s->num_threads;
-    size_t threads = s->num_threads ? s->num_threads : 1;
-    s->cursors = malloc(threads * sizeof *s->cursors);
-    s->heap = malloc(threads * sizeof *s->heap);
+    s->merge = sp_row_merge_new(s->num_threads);
     s->starts = malloc(PIECE_EVENTS * sizeof *s->starts);
     s->durations = malloc(PIECE_EVENTS * sizeof *s->durations);
     if (s->num_threads > 1) s->thread_ids = malloc(PIECE_EVENTS * sizeof *s->thread_ids);
     sp_status st = SP_ERR_OUT_OF_MEMORY;
-    if (s->threads && s->cursors && s->heap && s->starts && s->durations &&
+    if (s->threads && s->merge && s->starts && s->durations &&
         (s->num_threads <= 1 || s->thread_ids))
         st = prepare(s, m, num_handles, rank, report);
     if (st) {
