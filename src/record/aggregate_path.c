@@ -35,18 +35,6 @@ static void out_of_memory_once(void) {
                         "aggregated so far are kept\n");
 }
 
-static void lock_for_fork(void) {
-    pthread_mutex_lock(&list_lock);
-}
-
-static void unlock_after_fork(void) {
-    pthread_mutex_unlock(&list_lock);
-}
-
-static void register_fork_handlers(void) {
-    pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
-}
-
 static void free_thread(sp_agg_thread *a) {
     for (uint32_t i = 0; i < a->num_nodes; i++)
         sp_hist_free(&a->nodes[i].hist);
@@ -77,8 +65,11 @@ static int journal_forced_by_environment(void) {
 }
 
 void sp_agg_forget_after_fork(void) {
-    /* The list's lock may be held (pthread_atfork): the states are freed by
-     * the child's next sp_setup, not here. */
+    /* Another thread may have held the list's lock at fork() (it does not
+     * exist in the child): a fresh one. The states are freed by the child's
+     * next sp_setup. */
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    memcpy(&list_lock, &fresh, sizeof fresh);
     __atomic_store_n(&sp_agg_on, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
 }
@@ -87,8 +78,6 @@ void sp_agg_session_start(const sp_config *cfg) {
     if (cfg->journal == SP_JOURNAL_ON || journal_forced_by_environment())
         fprintf(stderr, "scope-profiler: aggregate mode keeps no journal (the journal asked for "
                         "is not made): a killed run leaves nothing to recover\n");
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, register_fork_handlers);
     sp_agg_reset_all();
     /* Histograms need nanoseconds while recording; the TSC's rate is known
      * exactly only at finalize, so a millisecond now gives it within ~1e-5. */
