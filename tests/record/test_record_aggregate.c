@@ -625,6 +625,40 @@ static void per_rank_files_merge(void **state) {
 }
 #endif
 
+/* The real clock (the TSC where usable, its rate measured at sp_setup for
+ * the histograms): busy waits of 2 ms come out as 2 ms. */
+static void real_clock_durations(void **state) {
+    rs_fixture *f = *state;
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    opt.aggregate = 1;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    sp_region_t h = sp_region("wait");
+    for (int i = 0; i < 10; i++) {
+        sp_begin(h);
+        rs_busy_wait_ns(2000000);
+        sp_end(h);
+    }
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    sp_error err;
+    sp_results *r = sp_read(f->path, &err);
+    assert_non_null(r);
+    sp_summary_rows *rows = sp_results_summary(r, NULL, 0, &err);
+    assert_non_null(rows);
+    const sp_summary_row *w = row_named(rows, "wait");
+    assert_int_equal(w->num_calls, 10);
+    /* at least the wait (less the clocks' calibration error), at most a
+     * preemption or two more on a loaded machine */
+    assert_true(w->min_duration >= 0.002 * (1 - 1e-3));
+    assert_true(w->p50_duration >= 0.002 * (1 - SP_HIST_RELATIVE_ERROR - 1e-3));
+    assert_true(w->p50_duration <= 0.004);
+    assert_true(w->total_duration >= 0.02 * (1 - 1e-3) && w->total_duration <= 0.2);
+    assert_true(w->p50_duration >= w->min_duration * (1 - SP_HIST_RELATIVE_ERROR));
+    assert_true(w->p50_duration <= w->max_duration * (1 + SP_HIST_RELATIVE_ERROR));
+    sp_summary_rows_free(rows);
+    sp_results_free(r);
+}
+
 /* A journal asked for is not made, and stderr says so once. */
 static void journal_not_made(void **state) {
     rs_fixture *f = *state;
@@ -682,6 +716,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(threads_merge_to_union, rs_setup_dir, teardown),
         cmocka_unit_test_setup_teardown(memory_independent_of_calls, rs_setup_dir, teardown),
         cmocka_unit_test_setup_teardown(environment_precedence, rs_setup_dir, teardown),
+        cmocka_unit_test_setup_teardown(real_clock_durations, rs_setup_dir, teardown),
         cmocka_unit_test_setup_teardown(journal_not_made, rs_setup_dir, teardown),
         cmocka_unit_test_setup_teardown(fork_child_records_per_call, rs_setup_dir, teardown),
         cmocka_unit_test_setup_teardown(python_layout, rs_setup_dir, teardown),
