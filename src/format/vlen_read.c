@@ -155,6 +155,7 @@ static outcome read_elements(const file_facts *f, hid_t ds, uint8_t *raw, size_t
 typedef struct heaps {
     sp_gheap *list;
     size_t count, cap;
+    size_t last; /* the one found last: strings stored in order share collections */
 } heaps;
 
 static void heaps_free(heaps *h) {
@@ -168,17 +169,31 @@ static int compare_objects(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* h's objects are sorted by index; libhdf5 numbers them 1, 2, ... in order. */
 static const sp_gheap_object *find_object(const sp_gheap *h, uint32_t index) {
+    if (index == 0 || index > UINT16_MAX) return NULL;
+    if (index <= h->count && h->objects[index - 1].index == index) return &h->objects[index - 1];
     sp_gheap_object key = {(uint16_t)index, 0};
-    if (index > UINT16_MAX) return NULL;
     return bsearch(&key, h->objects, h->count, sizeof key, compare_objects);
+}
+
+static void sort_objects(sp_gheap *g) {
+    for (size_t i = 1; i < g->count; i++)
+        if (g->objects[i - 1].index > g->objects[i].index) {
+            qsort(g->objects, g->count, sizeof *g->objects, compare_objects);
+            return;
+        }
 }
 
 /* The collection at `address`, parsed once; NULL with *o set otherwise. */
 static const sp_gheap *collection(const file_facts *f, heaps *h, uint64_t address, outcome *o,
                                   char *why, size_t why_size) {
+    if (h->last < h->count && h->list[h->last].address == address) return &h->list[h->last];
     for (size_t i = h->count; i-- > 0;)
-        if (h->list[i].address == address) return &h->list[i];
+        if (h->list[i].address == address) {
+            h->last = i;
+            return &h->list[i];
+        }
     uint8_t head[16];
     uint64_t size = 0;
     size_t head_n = 8 + f->length_size;
@@ -218,8 +233,8 @@ static const sp_gheap *collection(const file_facts *f, heaps *h, uint64_t addres
     if (rc == -1 && *o == CHECKED) *o = DAMAGED;
     if (rc != 0) return NULL;
     g->address = address;
-    qsort(g->objects, g->count, sizeof *g->objects, compare_objects);
-    h->count++;
+    sort_objects(g);
+    h->last = h->count++;
     return g;
 }
 
