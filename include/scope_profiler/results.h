@@ -461,7 +461,9 @@ typedef struct sp_print_options {
  *
  * As the Python package:
  * an empty line; "  (no regions recorded)" (after the title) when no region is
- * selected. Nothing is printed on error.
+ * selected. Nothing is printed on error. Unlike the Python package, calls that
+ * do not nest are an error (SP_ERR_NESTING, naming the file, rank and both
+ * calls), as for every other output, not a table of flat rows.
  */
 SP_API sp_status sp_print_summary(const sp_results *results, FILE *out,
                                   const sp_print_options *options, sp_error *err);

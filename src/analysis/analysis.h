@@ -91,10 +91,12 @@ typedef struct sp_table_rows {
 } sp_table_rows;
 
 /* Builds the rows in display order for `sort` (NULL = "start"; §5.3 keys)
- * and `percentage_mode` (NULL = "coverage"). A nesting error, or an
- * aggregate-layout file, is not an error here: every region then gets a flat
- * fallback row (as the Python table does). Errors: SP_ERR_BAD_PATTERN,
- * SP_ERR_BAD_OPTION (unknown sort key or percentage mode), SP_ERR_OUT_OF_MEMORY.
+ * and `percentage_mode` (NULL = "coverage"). An aggregate-layout file (no
+ * per-call events) gives every region a flat fallback row (as the Python
+ * table does). Errors: SP_ERR_NESTING (calls of one thread overlap without
+ * nesting: damage for every output, docs/robustness.md; Python's table shows
+ * flat rows instead), SP_ERR_BAD_PATTERN, SP_ERR_BAD_OPTION (unknown sort key
+ * or percentage mode), SP_ERR_OUT_OF_MEMORY.
  * On error *out is empty. */
 sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter, const char *sort,
                               const char *percentage_mode, sp_table_rows *out, sp_error *err);
