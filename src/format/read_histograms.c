@@ -17,6 +17,7 @@ static const char *const columns[NUM_COLS] = {H "ranks",         H "threads",   
 typedef struct hist_columns {
     int64_t *col[NUM_COLS];
     size_t n;
+    int64_t *totals; /* optional: NULL in files written before it */
     int64_t *buckets, *counts;
     size_t entries;
 } hist_columns;
@@ -24,6 +25,7 @@ typedef struct hist_columns {
 static void columns_free(hist_columns *c) {
     for (int k = 0; k < NUM_COLS; k++)
         free(c->col[k]);
+    free(c->totals);
     free(c->buckets);
     free(c->counts);
 }
@@ -63,6 +65,10 @@ static sp_status read_columns(sp_rd *rd, hist_columns *c) {
         if (!st && k > 0) st = sp_rd_same_length(rd, columns[k], n, columns[0], c->n);
     }
     size_t n2 = 0;
+    if (!st && sp_rd_kind_of(rd->file, H "totals") != SP_RD_ABSENT) {
+        st = sp_rd_int64_column(rd, H "totals", &c->totals, &n2);
+        if (!st) st = sp_rd_same_length(rd, H "totals", n2, columns[0], c->n);
+    }
     if (!st) st = sp_rd_int64_column(rd, H "buckets", &c->buckets, &c->entries);
     if (!st) st = sp_rd_int64_column(rd, H "counts", &c->counts, &n2);
     if (!st) st = sp_rd_same_length(rd, H "counts", n2, H "buckets", c->entries);
@@ -132,43 +138,66 @@ static sp_status fill_hist(sp_rd *rd, const hist_columns *c, size_t i, sp_hist *
     return SP_OK;
 }
 
+/* Row i's total: count x minimum <= total <= count x maximum, within 1/1024
+ * (the minimum and maximum are in the clock rate the histograms were filled
+ * with, the total in the run's final one, as the index). */
+static sp_status check_total(sp_rd *rd, const sp_hist *h, int64_t total, size_t i) {
+    typedef unsigned __int128 u128;
+    u128 lo = (u128)h->count * (uint64_t)h->min, hi = (u128)h->count * (uint64_t)h->max;
+    if (total < 0 || (u128)total * 1024 < lo * 1023 || (u128)total * 1024 > hi * 1025)
+        return sp_rd_damaged(rd,
+                             "row %zu of %s: total %" PRId64 " ns does not fit %" PRIu64
+                             " calls of %" PRId64 " to %" PRId64 " ns",
+                             i, HISTS, total, h->count, h->min, h->max);
+    return SP_OK;
+}
+
 static int compare_row_key(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-/* Every call of every index row is in exactly one histogram of its rank and region. */
+/* Every call of every index row is in exactly one histogram of its rank and
+ * region; with totals, those of its histograms add up to the row's total. */
 static sp_status check_coverage(sp_rd *rd, const sp_model *m) {
     size_t n = m->num_rows;
-    uint64_t *keys = malloc((n ? n : 1) * 2 * sizeof *keys); /* (key, count) pairs */
+    uint64_t *keys = malloc((n ? n : 1) * 3 * sizeof *keys); /* (key, count, total) */
     if (!keys) return sp_rd_no_memory(rd);
     for (size_t i = 0; i < n; i++) {
-        keys[2 * i] = (uint64_t)m->rows[i].rank << 32 | m->rows[i].region;
-        keys[2 * i + 1] = 0;
+        keys[3 * i] = (uint64_t)m->rows[i].rank << 32 | m->rows[i].region;
+        keys[3 * i + 1] = keys[3 * i + 2] = 0;
     }
-    qsort(keys, n, 2 * sizeof *keys, compare_row_key);
+    qsort(keys, n, 3 * sizeof *keys, compare_row_key);
     sp_status st = SP_OK;
     for (size_t i = 0; !st && i < m->num_hists; i++) {
         const sp_model_hist *h = &m->hists[i];
         uint64_t key = (uint64_t)h->rank << 32 | h->region;
-        uint64_t *slot = bsearch(&key, keys, n, 2 * sizeof *keys, compare_row_key);
+        uint64_t *slot = bsearch(&key, keys, n, 3 * sizeof *keys, compare_row_key);
         if (!slot)
             st = sp_rd_damaged(rd,
                                "row %zu of %s is for rank %" PRIu32 " and region id %" PRIu32
                                ", which the index has no row for",
                                i, HISTS, h->rank, h->region);
-        else
+        else {
             slot[1] += h->hist.count;
+            uint64_t t = (uint64_t)h->total; /* saturates: the index's total is an int64 */
+            slot[2] = slot[2] > (uint64_t)INT64_MAX - t ? UINT64_MAX : slot[2] + t;
+        }
     }
     for (size_t i = 0; !st && i < n; i++) {
         const sp_model_row *r = &m->rows[i];
         uint64_t key = (uint64_t)r->rank << 32 | r->region;
-        const uint64_t *slot = bsearch(&key, keys, n, 2 * sizeof *keys, compare_row_key);
+        const uint64_t *slot = bsearch(&key, keys, n, 3 * sizeof *keys, compare_row_key);
         if (slot[1] != r->count)
             st = sp_rd_damaged(rd,
                                "the histograms of region \"%.200s\" on rank %" PRIu32
                                " hold %" PRIu64 " calls, the index %" PRIu64,
                                m->region_names[r->region], r->rank, slot[1], r->count);
+        else if (m->hist_totals && slot[2] != (uint64_t)r->stats.total)
+            st = sp_rd_damaged(rd,
+                               "the totals of the histograms of region \"%.200s\" on rank %" PRIu32
+                               " add up to %" PRIu64 " ns, the index has %" PRId64,
+                               m->region_names[r->region], r->rank, slot[2], r->stats.total);
     }
     free(keys);
     return st;
@@ -197,11 +226,14 @@ sp_status sp_rd_histograms(sp_rd *rd, sp_model *m) {
         h->region = (uint32_t)c.col[C_REGION][i];
         h->parent = c.col[C_PARENT][i];
         st = fill_hist(rd, &c, i, &h->hist);
+        if (!st && c.totals) st = check_total(rd, &h->hist, c.totals[i], i);
+        if (!st && c.totals) h->total = c.totals[i];
         offset += (uint64_t)c.col[C_COUNT][i];
     }
     if (!st && offset != c.entries)
         st = sp_rd_damaged(rd, "%s has %zu entries but its rows use %" PRIu64, H "buckets",
                            c.entries, offset);
+    m->hist_totals = !st && c.totals != NULL;
     columns_free(&c);
     return st ? st : check_coverage(rd, m);
 }

@@ -36,6 +36,10 @@ static int write_rows(hid_t g, const sp_model *m, const uint64_t *first, const u
         }
         rc = sp_h5_write_array(g, names[k], H5T_STD_I64LE, H5T_NATIVE_INT64, v, n);
     }
+    for (size_t i = 0; rc == 0 && m->hist_totals && i < n; i++)
+        v[i] = m->hists[i].total;
+    if (rc == 0 && m->hist_totals)
+        rc = sp_h5_write_array(g, "totals", H5T_STD_I64LE, H5T_NATIVE_INT64, v, n);
     if (rc == 0)
         rc = sp_h5_write_array(g, "entry_offsets", H5T_STD_U64LE, H5T_NATIVE_UINT64, first, n);
     if (rc == 0)

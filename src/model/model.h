@@ -110,6 +110,7 @@ typedef struct sp_model_hist {
     int64_t parent;  /* index of the enclosing path's histogram (same rank and
                         thread), -1 for a top-level call */
     sp_hist hist;
+    int64_t total; /* ns, the sum of the path's calls; valid when sp_model.hist_totals */
 } sp_model_hist;
 
 typedef enum sp_layout { SP_LAYOUT_COLUMNAR = 0, SP_LAYOUT_AGGREGATE = 1 } sp_layout;
@@ -145,6 +146,7 @@ typedef struct sp_model {
 
     size_t num_hists;
     sp_model_hist *hists; /* NULL when absent */
+    int hist_totals;      /* every histogram row carries its total (the optional `totals`) */
 } sp_model;
 
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */

@@ -199,7 +199,7 @@ static sp_status fill_regions(sp_model *m, sp_agg_thread **threads, uint32_t n, 
 /* One histogram per node with calls; a node's parent row is its nearest
  * ancestor with calls (an open call at finalize has none). */
 static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, const int64_t *id_of,
-                            uint32_t rank, int *complete) {
+                            uint32_t rank, const ticks_map *map, int *complete) {
     size_t total = 0;
     uint32_t widest = 1;
     *complete = 1;
@@ -237,10 +237,12 @@ static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, co
             h->hist.count = node->count; /* the fold counts buckets only */
             h->hist.min = sp_agg_provisional_ns(node->min);
             h->hist.max = sp_agg_provisional_ns(node->max);
+            h->total = span_ns(map, node->total); /* as the index rows add it up */
             memset(&node->hist, 0, sizeof node->hist);
         }
     }
     free(row_of);
+    m->hist_totals = 1;
     return SP_OK;
 }
 
@@ -324,7 +326,7 @@ sp_status sp_agg_collect(sp_model *m, uint32_t rank, sp_collect_report *report) 
     int complete = 1;
     if (!st) st = fill_regions(m, threads, n, id_of, num_handles);
     if (!st) st = fill_rows(m, threads, n, id_of, rank, &map);
-    if (!st) st = fill_hists(m, threads, n, id_of, rank, &complete);
+    if (!st) st = fill_hists(m, threads, n, id_of, rank, &map, &complete);
     if (!st && n) st = fill_threads(m, threads, n, rank);
     if (!complete)
         fprintf(stderr, "scope-profiler: out of memory growing a duration histogram: the profile "

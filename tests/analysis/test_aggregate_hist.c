@@ -19,6 +19,7 @@
 
 #include "analysis/analysis.h"
 #include "format/h5_write.h"
+#include "format/reader.h"
 #include "format/write_aggregate.h"
 #include "model_builder.h"
 
@@ -44,8 +45,9 @@ static mb_call *workload(size_t *n) {
     return calls;
 }
 
-/* The histograms of the calls: per (rank, thread, call path), step the parent of solve. */
-static void add_histograms(sp_model *m, const mb_call *calls, size_t n) {
+/* The histograms of the calls: per (rank, thread, call path), step the parent
+ * of solve; with_totals: and each path's total (the optional `totals`). */
+static void add_histograms(sp_model *m, const mb_call *calls, size_t n, int with_totals) {
     m->hists = calloc(8, sizeof *m->hists);
     assert_non_null(m->hists);
     for (size_t i = 0; i < n; i++) {
@@ -62,10 +64,12 @@ static void add_histograms(sp_model *m, const mb_call *calls, size_t n) {
                     m->hists[h].region == 0)
                     parent = (int64_t)h;
             m->hists[m->num_hists++] =
-                (sp_model_hist){c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT};
+                (sp_model_hist){c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT, 0};
         }
         assert_int_equal(sp_hist_add(&m->hists[slot].hist, c->end - c->start), SP_OK);
+        m->hists[slot].total += c->end - c->start;
     }
+    m->hist_totals = with_totals;
 }
 
 typedef struct fixture {
@@ -74,6 +78,8 @@ typedef struct fixture {
     sp_model aggregate;
 } fixture;
 
+/* with_histograms: 0 none (the Python package), 1 histograms (files before
+ * `totals`), 2 histograms with totals. */
 static void make(fixture *fx, int with_histograms) {
     size_t n;
     mb_call *calls = workload(&n);
@@ -86,7 +92,7 @@ static void make(fixture *fx, int with_histograms) {
     mb_model(&spec, &fx->columnar);
     mb_model(&spec, &fx->aggregate);
     mb_make_aggregate(&fx->aggregate);
-    if (with_histograms) add_histograms(&fx->aggregate, calls, n);
+    if (with_histograms) add_histograms(&fx->aggregate, calls, n, with_histograms == 2);
     free(calls);
     snprintf(fx->path, sizeof fx->path, "/tmp/test_aggregate_hist_XXXXXX");
     int fd = mkstemp(fx->path);
@@ -197,7 +203,7 @@ static void python_layout_without_histograms(void **state) {
 /* Rewrites one dataset (or attribute) of the extension and expects a refusal. */
 static void expect_refused(void (*damage)(hid_t g), sp_status want, const char *words) {
     fixture fx;
-    make(&fx, 1);
+    make(&fx, 2);
     hid_t f = H5Fopen(fx.path, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t g = H5Gopen2(f, "/scope_profiler_c/histograms", H5P_DEFAULT);
     damage(g);
@@ -233,6 +239,19 @@ static void unsorted_buckets(hid_t g) {
 static void later_parent(hid_t g) {
     replace_i64(g, "parents", 0, 3);
 }
+static void total_above_max(hid_t g) {
+    replace_i64(g, "totals", 1, INT64_MAX / 2);
+}
+static void total_negative(hid_t g) {
+    replace_i64(g, "totals", 2, -5);
+}
+static void totals_off_by_one(hid_t g) {
+    int64_t v[8];
+    hid_t ds = H5Dopen2(g, "totals", H5P_DEFAULT);
+    H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(ds);
+    replace_i64(g, "totals", 0, v[0] - 1); /* still inside its bounds */
+}
 static void newer_version(hid_t g) {
     H5Adelete(g, "extension_version");
     sp_h5_attr_int64(g, "extension_version", 2);
@@ -244,6 +263,29 @@ static void damaged_extensions(void **state) {
     expect_refused(unsorted_buckets, SP_ERR_DAMAGED, "bucket indices must ascend");
     expect_refused(later_parent, SP_ERR_DAMAGED, "parents[0]");
     expect_refused(newer_version, SP_ERR_SCHEMA_TOO_NEW, "extension_version 2");
+    expect_refused(total_above_max, SP_ERR_DAMAGED, "row 1 of /scope_profiler_c/histograms: total");
+    expect_refused(total_negative, SP_ERR_DAMAGED,
+                   "row 2 of /scope_profiler_c/histograms: total -5");
+    expect_refused(totals_off_by_one, SP_ERR_DAMAGED, "the totals of the histograms of region");
+}
+
+/* The optional per-path totals read back as written; a file without them
+ * (written before) reads with none. */
+static void path_totals_round_trip(void **state) {
+    (void)state;
+    for (int with = 1; with <= 2; with++) {
+        fixture fx;
+        make(&fx, with);
+        sp_model m;
+        sp_error err = {0};
+        assert_int_equal(sp_read_model(fx.path, &m, &err), SP_OK);
+        assert_int_equal(m.hist_totals, with == 2);
+        assert_int_equal(m.num_hists, fx.aggregate.num_hists);
+        for (size_t i = 0; with == 2 && i < m.num_hists; i++)
+            assert_int_equal(m.hists[i].total, fx.aggregate.hists[i].total);
+        sp_model_clear(&m);
+        release(&fx);
+    }
 }
 
 int main(void) {
@@ -252,6 +294,7 @@ int main(void) {
         cmocka_unit_test(percentiles_from_histograms),
         cmocka_unit_test(python_layout_without_histograms),
         cmocka_unit_test(damaged_extensions),
+        cmocka_unit_test(path_totals_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -325,7 +325,7 @@ static void make_aggregate_hist(const char *dir) {
     for (size_t i = 0; i < m.num_rows; i++) {
         const sp_model_row *r = &m.rows[i];
         sp_model_hist *h = &m.hists[m.num_hists++];
-        *h = (sp_model_hist){r->rank, 0, r->region, -1, SP_HIST_INIT};
+        *h = (sp_model_hist){r->rank, 0, r->region, -1, SP_HIST_INIT, 0};
         for (uint64_t e = r->offset; e < r->offset + r->count; e++)
             check(sp_hist_add(&h->hist, m.durations[e]) == SP_OK, "histogram");
     }

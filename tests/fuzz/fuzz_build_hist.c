@@ -1,6 +1,7 @@
 /* The histogram extension (/scope_profiler_c/histograms) of a generated
  * profile: one histogram per index row, sometimes a child path under the
- * previous row of the same rank, each column perhaps with a defect. */
+ * previous row of the same rank, each column perhaps with a defect; half of
+ * them with the optional per-path totals. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,6 +33,7 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
     if (!fz_defect(f)) attribute(g, "num_buckets", SP_HIST_NUM_BUCKETS);
     H5Gclose(g);
     size_t cap = n ? n : 1;
+    int64_t *totals = calloc(cap, sizeof *totals);
     int64_t *cols[8], *buckets = calloc(2 * cap, sizeof *buckets),
                       *counts = calloc(2 * cap, sizeof *counts);
     for (int k = 0; k < 8; k++)
@@ -62,6 +64,8 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
             counts[e++] = count[j];
         }
         cols[7][i] = (int64_t)e - cols[6][i];
+        totals[i] =
+            count[j] >= 2 ? (count[j] - 1) * lo + hi : count[j] * lo; /* may wrap: a defect */
     }
     static const char *const names[8] = {"ranks",    "threads",  "region_ids",    "parents",
                                          "minimums", "maximums", "entry_offsets", "entry_counts"};
@@ -72,6 +76,8 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
                      rows);
         free(cols[k]);
     }
+    if (fz_chance(f, 128)) fz_emit_ints(f, file, G "/totals", H5T_STD_I64LE, totals, rows);
+    free(totals);
     fz_emit_ints(f, file, G "/buckets", H5T_STD_U16LE, buckets, e);
     fz_emit_ints(f, file, G "/counts", H5T_STD_U64LE, counts, e);
     free(buckets);

@@ -41,8 +41,8 @@ static void check_row_events(const sp_model *m, const sp_model_row *r) {
     }
 }
 
-/* Histograms: well-formed windows, parents earlier on the same lane, and
- * together exactly the calls of every index row. */
+/* Histograms: well-formed windows, parents earlier on the same lane, totals
+ * within their bounds, and together exactly the calls of every index row. */
 static void check_histograms(const sp_model *m) {
     FZ_CHECK(m->num_hists == 0 || m->hists != NULL);
     uint64_t calls = 0, in_hists = 0;
@@ -58,6 +58,11 @@ static void check_histograms(const sp_model *m) {
             sum += h->hist.counts[b - h->hist.lo];
         FZ_CHECK(sum == h->hist.count && sum > 0);
         FZ_CHECK(h->hist.min <= h->hist.max && h->hist.min >= 0);
+        if (m->hist_totals) { /* within count x [min, max], 1/1024 either side */
+            long double c = (long double)h->hist.count;
+            FZ_CHECK(h->total >= 0 && (long double)h->total * 1024 >= c * h->hist.min * 1023 &&
+                     (long double)h->total * 1024 <= c * h->hist.max * 1025);
+        }
         double p = sp_hist_percentile(&h->hist, 50.0);
         FZ_CHECK(p >= (double)h->hist.min && p <= (double)h->hist.max);
         in_hists += sum;

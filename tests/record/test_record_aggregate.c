@@ -155,6 +155,7 @@ static void same_workload_both_modes(void **state) {
     assert_int_equal(m.num_events, 0);
     /* step, solve, io, rec x3 paths, the session: one histogram each */
     assert_int_equal(m.num_hists, 7);
+    assert_true(m.hist_totals); /* per path, adding up to the index's (the reader checks) */
     sp_model_clear(&m);
 
     sp_summary_rows *a = sp_results_summary(exact, NULL, 0, &err);
