@@ -31,14 +31,21 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
+static int caller_only; /* sp_chunk_compress_in_caller_only() */
+
+void sp_chunk_compress_in_caller_only(void) {
+    __atomic_store_n(&caller_only, 1, __ATOMIC_RELAXED);
+}
+
 int sp_chunk_compress_all(sp_chunk_job *jobs, size_t count) {
     pthread_t threads[8];
     int started[8] = {0};
-    for (size_t i = 1; i < count && i < 8; i++)
+    size_t workers = __atomic_load_n(&caller_only, __ATOMIC_RELAXED) ? 1 : 8;
+    for (size_t i = 1; i < count && i < workers; i++)
         started[i] = pthread_create(&threads[i], NULL, run_job, &jobs[i]) == 0;
     run_job(&jobs[0]);
     for (size_t i = 1; i < count; i++) {
-        if (i < 8 && started[i])
+        if (i < workers && started[i])
             pthread_join(threads[i], NULL);
         else
             run_job(&jobs[i]);

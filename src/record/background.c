@@ -64,7 +64,9 @@ static int start_helper(void) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return 0;
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 64u << 10);
+    /* The default stack, not a small one: when the main thread ended with
+     * pthread_exit() and the helper is the last thread to end, glibc runs the
+     * exit handlers, and so the whole finalize, on the helper's stack. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old); /* the helper inherits a full mask */

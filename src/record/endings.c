@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/chunk_compress.h"
 #include "record/journal_layout.h"
 #include "record/session.h"
 #include "record/store.h"
@@ -98,6 +99,7 @@ static void at_exit(void) {
             "scope-profiler: the program ended without sp_finalize(); writing the profile %s "
             "now\n",
             sp_output_path() ? sp_output_path() : "");
+    sp_chunk_compress_in_caller_only(); /* no threads may start now: see chunk_compress.h */
     sp_finalize(NULL);
 }
 

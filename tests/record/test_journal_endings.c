@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <setjmp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +30,14 @@
 #error "SP_CLI_PATH must name the scope-profiler binary"
 #endif
 
-typedef enum ending { END_SIGKILL, END_SIGTERM, END_SIGTERM_CHAINED, END_ABORT, END_EXIT } ending;
+typedef enum ending {
+    END_SIGKILL,
+    END_SIGTERM,
+    END_SIGTERM_CHAINED,
+    END_ABORT,
+    END_EXIT,
+    END_PTHREAD_EXIT
+} ending;
 
 /* The calls a child completed, per region. */
 typedef struct counts {
@@ -66,6 +74,14 @@ static void program_handler(int sig) { /* the program's own SIGTERM handler */
 static void child(const char *out, int64_t target, ending how, int fd) {
     pipe_fd = fd;
     if (how == END_SIGTERM_CHAINED) signal(SIGTERM, program_handler);
+    if (how == END_PTHREAD_EXIT) {
+        /* the table and threaded compression in the exit handler, and the
+         * populate-ahead helper alive: the exit handler may run on it */
+        setenv("SCOPE_PROFILER_QUIET", "0", 1);
+        setenv("SCOPE_PROFILER_COMPRESSION", "gzip", 1);
+        setenv("SCOPE_PROFILER_POPULATE_AHEAD", "1", 1);
+        freopen("/dev/null", "w", stdout);
+    }
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = out;
     if (sp_setup(&opt) != SP_OK) _exit(91);
@@ -97,6 +113,8 @@ static void child(const char *out, int64_t target, ending how, int fd) {
     case END_EXIT:
         freopen("/dev/null", "w", stdout);
         exit(0);
+    case END_PTHREAD_EXIT: /* the process ends when its last thread does */
+        pthread_exit(NULL);
     default:
         for (;;)
             pause();
@@ -182,11 +200,13 @@ static void one_run(const char *dir, int64_t target, ending how) {
         assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
         break;
     case END_EXIT:
+    case END_PTHREAD_EXIT:
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         break;
     }
     char *journal = find_journal(dir);
-    if (how == END_EXIT) { /* exit() wrote the profile and removed the journal */
+    if (how == END_EXIT || how == END_PTHREAD_EXIT) { /* the exit handler wrote the profile and
+                                                          removed the journal */
         assert_null(journal);
         free(journal);
         check_profile(out, &c);
@@ -231,6 +251,15 @@ static void test_exit_without_finalize_writes_the_profile(void **state) {
     rs_fixture *f = *state;
     for (int i = 0; i < 3; i++)
         one_run(f->dir, 1 + (int64_t)(next_random() % 100000), END_EXIT);
+}
+
+/* main() ends with pthread_exit(): the exit handlers run on the last thread
+ * to end (here often the populate-ahead helper), after glibc's thread count
+ * reached zero; 300,000 calls make the file compress in chunks. */
+static void test_pthread_exit_without_finalize_writes_the_profile(void **state) {
+    rs_fixture *f = *state;
+    one_run(f->dir, 300000, END_PTHREAD_EXIT);
+    one_run(f->dir, 1 + (int64_t)(next_random() % 300000), END_PTHREAD_EXIT);
 }
 
 /* A normal finalize leaves the profile and no journal. */
@@ -325,6 +354,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abort_leaves_a_journal, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_exit_without_finalize_writes_the_profile, rs_setup_dir,
                                         rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_pthread_exit_without_finalize_writes_the_profile,
+                                        rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_finalize_removes_the_journal, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_journal_off_writes_no_journal, rs_setup_dir,

@@ -284,9 +284,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test_setup_teardown(test_killed_while_populating, rs_setup_dir,
                                         rs_teardown_dir),
     };
-    /* a test of its own, out of the memcheck run: the child's exit handler
-     * runs a finalize that does not complete there (a known issue of finalize
-     * at exit), and leaves the test harness's memory behind */
+    /* a test of its own, out of the memcheck run: the child ends in its
+     * exit handler's finalize and leaves the test harness's memory behind
+     * (test_journal_endings checks the profile such an ending writes) */
     const struct CMUnitTest pthread_exit_only[] = {
         cmocka_unit_test_setup_teardown(test_pthread_exit_ends_the_process, rs_setup_dir,
                                         rs_teardown_dir),
