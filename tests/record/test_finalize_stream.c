@@ -259,7 +259,9 @@ static void test_quiet_finalize_memory_is_bounded(void **state) {
     assert_int_equal(sp_finalize(&quiet), SP_OK);
     long above = status_kib("VmHWM:") - before;
     print_message("peak %ld KiB above the recording's %ld KiB\n", above, before);
-    assert_true(above < 16 * 1024);
+#if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+    assert_true(above < 16 * 1024); /* a sanitizer's shadow memory grows with what is touched */
+#endif
     rs_profile p;
     assert_int_equal(rs_profile_load(f->path, &p), 0);
     assert_int_equal(rs_calls_of(&p, "shared"), 2000000);
