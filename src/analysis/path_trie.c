@@ -101,6 +101,7 @@ void sp_node_release(sp_path_node *n) {
     free(n->chunks);
     free(n->pending.pos);
     free(n->pending.value);
+    sp_hist_free(&n->hist);
     n->chunks = NULL;
     n->num_chunks = n->chunks_cap = 0;
     memset(&n->pending, 0, sizeof n->pending);

@@ -8,6 +8,7 @@
 
 #include "analysis/balance_calc.h"
 #include "analysis/internal.h"
+#include "model/histogram.h"
 
 #define SP_NO_NODE UINT32_MAX
 
@@ -48,6 +49,11 @@ typedef struct sp_path_node {
     uint64_t max_threads; /* most threads with calls on one rank */
     double coverage;
     double min_start, first, max_end, last;
+    /* Aggregate files (path_hists.c): the node's calls as their histogram
+     * rows give them, instead of per-call durations. */
+    int from_hists;
+    int64_t total_ns, exclusive_ns;
+    sp_hist hist;
 } sp_path_node;
 
 /* Chunks grow from 16 values to 64 Ki values: small paths stay small, and

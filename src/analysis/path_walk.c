@@ -10,11 +10,10 @@ typedef struct path_walk {
     const sp_results *r;
     sp_path_trie *t;
     double origin;
-    uint32_t pass;     /* index of the rank being pooled */
-    uint32_t rank;     /* the rank being pooled */
-    uint32_t next_seq; /* path insertion order */
-    uint32_t *touched; /* nodes with calls on this rank */
-    size_t num_touched, touched_cap;
+    uint32_t pass;       /* index of the rank being pooled */
+    uint32_t rank;       /* the rank being pooled */
+    uint32_t next_seq;   /* path insertion order */
+    sp_touched touched;  /* nodes with calls on this rank */
     int64_t *unfiltered; /* exclusive ns per event of the rank, from the unfiltered tree */
     uint64_t base;       /* first event of the rank */
     uint32_t *cache_parent, *cache_node; /* per region: its node under that parent node */
@@ -22,18 +21,18 @@ typedef struct path_walk {
     int failed;                          /* out of memory in a leave callback */
 } path_walk;
 
-static sp_status touch(path_walk *w, uint32_t id) {
-    sp_path_node *n = &w->t->nodes[id];
-    if (n->rank_pass == w->pass) return SP_OK;
-    if (w->num_touched == w->touched_cap) {
-        size_t cap = w->touched_cap ? 2 * w->touched_cap : 64;
-        uint32_t *grown = realloc(w->touched, cap * sizeof *grown);
+sp_status sp_walk_touch(sp_path_trie *t, uint32_t pass, uint32_t id, sp_touched *list) {
+    sp_path_node *n = &t->nodes[id];
+    if (n->rank_pass == pass) return SP_OK;
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 64;
+        uint32_t *grown = realloc(list->ids, cap * sizeof *grown);
         if (!grown) return SP_ERR_OUT_OF_MEMORY;
-        w->touched = grown;
-        w->touched_cap = cap;
+        list->ids = grown;
+        list->cap = cap;
     }
-    w->touched[w->num_touched++] = id;
-    n->rank_pass = w->pass;
+    list->ids[list->count++] = id;
+    n->rank_pass = pass;
     n->rank_total = 0.0;
     n->rank_threads.count = 0;
     n->cov_open = 0;
@@ -102,9 +101,7 @@ static uint32_t fold_target(const sp_path_trie *t, uint32_t node, uint32_t piece
     return SP_NO_NODE;
 }
 
-/* The node of region g under `parent`: the parent's path plus the region's
- * elements, repeated chains folded. *collapsed: whether any element folded. */
-static uint32_t trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed) {
+uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed) {
     uint32_t node = parent;
     *collapsed = 0;
     for (size_t k = t->region_first[g]; k < t->region_first[g + 1]; k++) {
@@ -132,7 +129,7 @@ static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree
         node = w->cache_node[g];
         local = w->cache_collapsed[g];
     } else {
-        node = trie_walk(w->t, parent_node, g, &local);
+        node = sp_trie_walk(w->t, parent_node, g, &local);
         w->cache_parent[g] = parent_node;
         w->cache_node[g] = node;
         w->cache_collapsed[g] = (uint8_t)local;
@@ -145,7 +142,8 @@ static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *paren
     path_walk *w = ctx;
     int collapsed;
     uint32_t node = call_node(w, call, parent, &collapsed);
-    if (node == SP_NO_NODE || touch(w, node) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    if (node == SP_NO_NODE || sp_walk_touch(w->t, w->pass, node, &w->touched) != SP_OK)
+        return SP_ERR_OUT_OF_MEMORY;
     sp_path_node *n = &w->t->nodes[node];
     int64_t d = call->end - call->start;
     call->node = node;
@@ -197,7 +195,7 @@ static sp_status unfiltered_exclusive(path_walk *w, uint32_t rank, uint32_t *row
 }
 
 /* The rank's per-thread totals of the node join its lane list. */
-static sp_status flush_threads(path_walk *w, sp_path_node *n) {
+static sp_status flush_threads(uint32_t rank, sp_path_node *n) {
     const sp_lane_sums *s = &n->rank_threads;
     if (n->num_lanes + s->count > n->lanes_cap) {
         size_t cap = 2 * (n->num_lanes + s->count);
@@ -208,15 +206,14 @@ static sp_status flush_threads(path_walk *w, sp_path_node *n) {
     }
     for (size_t k = 0; k < s->count; k++)
         n->lanes[n->num_lanes++] =
-            (sp_balance_member){w->rank, s->ids[k] < 0 ? 0 : s->ids[k], sp_seconds(s->ns[k])};
+            (sp_balance_member){rank, s->ids[k] < 0 ? 0 : s->ids[k], sp_seconds(s->ns[k])};
     if (s->count > n->max_threads) n->max_threads = s->count;
     return SP_OK;
 }
 
-/* Closes the rank's pooling: coverage, per-rank totals and rank counts. */
-static sp_status flush_rank(path_walk *w) {
-    for (size_t i = 0; i < w->num_touched; i++) {
-        sp_path_node *n = &w->t->nodes[w->touched[i]];
+sp_status sp_walk_flush(sp_path_trie *t, uint32_t rank, sp_touched *list) {
+    for (size_t i = 0; i < list->count; i++) {
+        sp_path_node *n = &t->nodes[list->ids[i]];
         if (n->num_ranks == n->rank_totals_cap) {
             size_t cap = n->rank_totals_cap ? 2 * n->rank_totals_cap : 4;
             double *grown = realloc(n->rank_totals, cap * sizeof *grown);
@@ -227,12 +224,12 @@ static sp_status flush_rank(path_walk *w) {
             n->rank_ids = ids;
             n->rank_totals_cap = cap;
         }
-        if (flush_threads(w, n) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
-        n->rank_ids[n->num_ranks] = w->rank;
+        if (flush_threads(rank, n) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+        n->rank_ids[n->num_ranks] = rank;
         n->rank_totals[n->num_ranks++] = n->rank_total;
         n->coverage += n->cov_done + (n->cov_end - n->cov_start);
     }
-    w->num_touched = 0;
+    list->count = 0;
     return SP_OK;
 }
 
@@ -247,7 +244,7 @@ static sp_status walk_rank(path_walk *w, const sp_compiled_filter *f, const uint
     if (st == SP_OK) st = sp_tree_walk(w->r, rows, n, &v, err);
     if (st == SP_OK && w->failed) st = SP_ERR_OUT_OF_MEMORY;
     if (st == SP_ERR_OUT_OF_MEMORY) sp_error_set(err, st, "out of memory");
-    if (st == SP_OK && flush_rank(w) != SP_OK)
+    if (st == SP_OK && sp_walk_flush(w->t, w->rank, &w->touched) != SP_OK)
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     free(w->unfiltered);
     w->unfiltered = NULL;
@@ -278,7 +275,7 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
         st = walk_rank(&w, f, regions, num_regions, rank, rows, err);
     }
     free(rows);
-    free(w.touched);
+    free(w.touched.ids);
     free(w.cache_parent);
     free(w.cache_node);
     free(w.cache_collapsed);

@@ -17,6 +17,7 @@ set(SP_SOURCES_analysis
     numpy_stats.c
     path_trie.c
     path_walk.c
+    path_hists.c
     pool.c
     rank_region.c
     region_lookup.c

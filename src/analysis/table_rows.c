@@ -42,7 +42,7 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
 }
 
 static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
-    sp_balance_member stack[16];
+    sp_balance_member stack[16] = {{0, 0, 0.0}}; /* only the first num_ranks are read */
     sp_balance_member *m = n->num_ranks <= 16 ? stack : malloc(n->num_ranks * sizeof *m);
     row->has_balance = m != NULL;
     if (!m) return;
@@ -54,8 +54,39 @@ static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
     if (m != stack) free(m);
 }
 
+static void path_row_imbalance(const sp_path_node *n, sp_table_row *row) {
+    double max = 0.0;
+    for (size_t i = 0; i < n->num_ranks; i++)
+        if (i == 0 || n->rank_totals[i] > max) max = n->rank_totals[i];
+    double mean =
+        n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
+    row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
+    path_row_balance(n, row);
+}
+
+/* An aggregate file's path row from its merged histogram rows: no first or
+ * last call, no std (no per-path sum of squares), percentiles within the
+ * histograms' bound. */
+static sp_status hist_row_stats(const sp_path_node *n, sp_table_row *row) {
+    row->total = sp_seconds(n->total_ns);
+    row->avg = row->total / (double)n->calls;
+    row->std = NAN;
+    row->exclusive = sp_seconds(n->exclusive_ns);
+    row->min = sp_seconds(n->min_ns);
+    row->max = sp_seconds(n->max_ns);
+    row->has_first_last = 0;
+    row->first = row->last = 0.0;
+    row->percentile_error = SP_HIST_RELATIVE_ERROR;
+    row->p50 = sp_hist_percentile(&n->hist, 50.0) / SP_NS_PER_SECOND;
+    row->p95 = sp_hist_percentile(&n->hist, 95.0) / SP_NS_PER_SECOND;
+    row->p99 = sp_hist_percentile(&n->hist, 99.0) / SP_NS_PER_SECOND;
+    path_row_imbalance(n, row);
+    return SP_OK;
+}
+
 /* A path row's statistics from its pooled calls (§5.1 step 4). */
 static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
+    if (n->from_hists) return hist_row_stats(n, row);
     size_t calls = (size_t)n->calls;
     node_seq q = {n, 0, 0, 0, 0.0};
     row->total = sp_numpy_sum_gen(calls, node_fill, &q);
@@ -78,13 +109,7 @@ static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     row->p50 = p[0];
     row->p95 = p[1];
     row->p99 = p[2];
-    double max = 0.0;
-    for (size_t i = 0; i < n->num_ranks; i++)
-        if (i == 0 || n->rank_totals[i] > max) max = n->rank_totals[i];
-    double mean =
-        n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
-    row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
-    path_row_balance(n, row);
+    path_row_imbalance(n, row);
     return st;
 }
 
@@ -105,7 +130,7 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
     row->first = n->first;
     row->last = n->last;
     row->coverage = n->coverage;
-    row->start = n->min_start;
+    row->start = n->from_hists ? (double)n->seq : n->min_start; /* first-call order */
     uint32_t parent = n->parent;
     if (parent != SP_NO_NODE && t->nodes[parent].calls) {
         row->has_parent_coverage = 1;
@@ -183,10 +208,12 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
     } else if (st == SP_OK) {
         sp_error walk_err;
         sp_status walked =
-            sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &walk_err);
+            sp_columnar(r)
+                ? sp_paths_collect(r, f, regions, num_regions, ranks, nranks, &t, &walk_err)
+                : sp_paths_collect_hists(r, f, regions, num_regions, ranks, nranks, &t, &walk_err);
         if (walked == SP_ERR_OUT_OF_MEMORY) st = sp_error_set(err, walked, "out of memory");
         /* Calls that do not nest are damage in every output (docs/robustness.md),
-         * not flat rows; only files without events (aggregate) fall back. */
+         * not flat rows; only aggregate files without per-path totals fall back. */
         if (walked == SP_ERR_NESTING) st = sp_error_set(err, walked, "%s", walk_err.message);
         out->rows = calloc(t.num_nodes + num_regions + 1, sizeof *out->rows);
         if (st == SP_OK && !out->rows)

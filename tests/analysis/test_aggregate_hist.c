@@ -284,6 +284,37 @@ static void path_totals_round_trip(void **state) {
         for (size_t i = 0; with == 2 && i < m.num_hists; i++)
             assert_int_equal(m.hists[i].total, fx.aggregate.hists[i].total);
         sp_model_clear(&m);
+        /* the summary table: flat rows without totals, else the tree: step >
+         * solve on thread 0, solve alone on thread 1 (its calls there have no
+         * enclosing step) */
+        sp_results *r = sp_read(fx.path, &err);
+        assert_non_null(r);
+        sp_table_rows rows;
+        assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_OK);
+        assert_int_equal(rows.count, with == 1 ? 2 : 3);
+        if (with == 1) {
+            assert_null(rows.rows[0].call_path);
+            assert_null(rows.rows[1].call_path);
+        } else {
+            assert_string_equal(rows.rows[0].call_path, "step");
+            assert_string_equal(rows.rows[1].call_path, "step > solve");
+            assert_int_equal(rows.rows[1].depth, 1);
+            assert_string_equal(rows.rows[2].call_path, "solve");
+            assert_int_equal(rows.rows[1].calls + rows.rows[2].calls, NUM_CALLS / 2);
+            assert_int_equal(rows.rows[0].calls, NUM_CALLS / 2);
+            assert_int_equal(rows.rows[0].num_ranks, 2);
+            assert_true(rows.rows[0].has_children);
+            int64_t step = 0, solve = 0; /* solve: under step */
+            for (size_t i = 0; i < fx.aggregate.num_hists; i++) {
+                const sp_model_hist *h = &fx.aggregate.hists[i];
+                if (h->region == 0) step += h->total;
+                if (h->region == 1 && h->parent >= 0) solve += h->total;
+            }
+            assert_true(rows.rows[0].total == step / 1e9);
+            assert_true(rows.rows[0].exclusive == (step - solve) / 1e9);
+        }
+        sp_table_rows_free(&rows);
+        sp_results_free(r);
         release(&fx);
     }
 }

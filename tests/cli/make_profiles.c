@@ -337,6 +337,54 @@ static void make_aggregate_hist(const char *dir) {
     sp_model_clear(&m);
 }
 
+/* step > {solve, io} on 2 ranks (rank 1 twice as long), 4 steps, io every
+ * other step; written per call (tree_per_call.h5) and aggregated with one
+ * histogram and total per (rank, call path) (aggregate_tree.h5). */
+static size_t tree_calls(call *calls) {
+    size_t n = 0;
+    for (uint32_t rank = 0; rank < 2; rank++)
+        for (int i = 0; i < 4; i++) {
+            int64_t t = T0 + (int64_t)(i + 1) * 40 * MS, k = rank + 1;
+            calls[n++] = (call){0, rank, t, t + 10 * MS * k, NO_THREAD};
+            calls[n++] = (call){1, rank, t + 1 * MS, t + (2 + i) * MS * k, NO_THREAD};
+            if (i % 2 == 0) calls[n++] = (call){2, rank, t + 7 * MS * k, t + 9 * MS * k, NO_THREAD};
+        }
+    return n;
+}
+
+static void make_aggregate_tree(const char *dir) {
+    static const char *const names[] = {"step", "solve", "io"};
+    call calls[24];
+    size_t n = tree_calls(calls);
+    sp_model m;
+    build(&m, names, COUNT(names), calls, n);
+    meta_run(&m, "tree", T0, T0 + 400 * MS);
+    sp_model_meta_int(&m, "mpi_size", 2);
+    write_file(dir, "tree_per_call.h5", &m);
+    build(&m, names, COUNT(names), calls, n);
+    meta_run(&m, "tree", T0, T0 + 400 * MS);
+    sp_model_meta_int(&m, "mpi_size", 2);
+    m.hists = calloc(m.num_rows, sizeof *m.hists);
+    check(m.hists != NULL, "calloc");
+    int64_t step_row = -1;
+    for (size_t i = 0; i < m.num_rows; i++) { /* rows by rank, then region: step first */
+        const sp_model_row *r = &m.rows[i];
+        if (r->region == 0) step_row = (int64_t)m.num_hists;
+        sp_model_hist *h = &m.hists[m.num_hists++];
+        *h = (sp_model_hist){
+            r->rank, 0, r->region, r->region == 0 ? -1 : step_row, SP_HIST_INIT, r->stats.total};
+        for (uint64_t e = r->offset; e < r->offset + r->count; e++)
+            check(sp_hist_add(&h->hist, m.durations[e]) == SP_OK, "histogram");
+    }
+    m.hist_totals = 1;
+    m.layout = SP_LAYOUT_AGGREGATE;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/aggregate_tree.h5", dir);
+    sp_error err = {0};
+    check(sp_write_aggregate_model(&m, path, &err) == SP_OK, "aggregate_tree.h5");
+    sp_model_clear(&m);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_profiles DIR\n");
@@ -362,6 +410,7 @@ int main(int argc, char **argv) {
     make_one_rank(dir, "gap.rank0.h5", 0, -1);
     make_one_rank(dir, "gap.rank2.h5", 2, -1);
     make_aggregate_hist(dir);
+    make_aggregate_tree(dir);
     make_overlap(dir);
     char path[4096];
     snprintf(path, sizeof path, "%s/notes.txt", dir);

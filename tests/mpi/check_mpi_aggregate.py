@@ -1,7 +1,8 @@
 """Checks test_mpi_aggregate's file: per rank and region the exact counts,
 totals, minimums and maximums of the durations the ranks' workload gives,
 and histograms (docs/format.md bucket layout) that equal, per rank and
-merged over the ranks, the histograms of those durations and their union.
+merged over the ranks, the histograms of those durations and their union,
+and per-path totals (one path per region here) equal to those sums.
 Usage: check_mpi_aggregate.py FILE.h5 NUM_RANKS"""
 import collections
 import sys
@@ -54,7 +55,11 @@ with h5py.File(path, "r") as f:
     rows = {(int(r), names[g]): k for k, (r, g) in enumerate(zip(idx["ranks"][()], idx["region_ids"][()]))}
     h = f["scope_profiler_c/histograms"]
     got = collections.defaultdict(collections.Counter)
+    path_totals = collections.Counter()
+    if "totals" not in h:
+        fail("the histograms have no per-path totals")
     for i in range(len(h["ranks"])):
+        path_totals[(int(h["ranks"][i]), names[h["region_ids"][i]])] += int(h["totals"][i])
         o, n = int(h["entry_offsets"][i]), int(h["entry_counts"][i])
         key = (int(h["ranks"][i]), names[h["region_ids"][i]])
         for b, c in zip(h["buckets"][o:o + n], h["counts"][o:o + n]):
@@ -69,6 +74,8 @@ with h5py.File(path, "r") as f:
                      int(idx["aggregate_minimums"][k]), int(idx["aggregate_maximums"][k]))
             if facts != (len(values), sum(values), min(values), max(values)):
                 fail(f"rank {rank} {region}: {facts}")
+            if path_totals[(rank, region)] != sum(values):
+                fail(f"rank {rank} {region}: path totals {path_totals[(rank, region)]}")
             want = collections.Counter(bucket(v) for v in values)
             if got[(rank, region)] != want:
                 fail(f"rank {rank} {region}: histogram differs")
@@ -79,4 +86,4 @@ with h5py.File(path, "r") as f:
             merged.update(got[(rank, region)])
         if merged != union[region]:
             fail(f"{region}: merged histogram differs from the union's")
-print(f"{num_ranks} ranks: exact facts, histograms merge to the union's")
+print(f"{num_ranks} ranks: exact facts and path totals, histograms merge to the union's")

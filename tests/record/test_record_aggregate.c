@@ -23,6 +23,7 @@
 #include <scope_profiler.h>
 #include <scope_profiler/results.h>
 
+#include "analysis/analysis.h"
 #include "format/reader.h"
 #include "model/histogram.h"
 #include "record/aggregate.h"
@@ -136,6 +137,47 @@ static void assert_relative(double got, double want, double bound) {
         fail_msg("%.9g is not within %.3g of %.9g", got, bound, want);
 }
 
+/* The call-path rows of the default summary table are the same per call and
+ * aggregated (from the histograms' per-path totals): paths in display order,
+ * recursion folded, calls, totals and exclusive (own) times; percentiles within
+ * the histograms' bound; aggregate rows have no first/last. */
+static void assert_same_tree(const sp_results *exact, const sp_results *agg, size_t want_paths) {
+    sp_table_rows a, b;
+    sp_error err;
+    assert_int_equal(sp_table_rows_build(exact, NULL, NULL, NULL, &a, &err), SP_OK);
+    assert_int_equal(sp_table_rows_build(agg, NULL, NULL, NULL, &b, &err), SP_OK);
+    assert_int_equal(a.count, b.count);
+    size_t paths = 0;
+    for (size_t i = 0; i < a.count; i++) {
+        const sp_table_row *x = &a.rows[i], *y = &b.rows[i];
+        assert_non_null(x->call_path);
+        assert_non_null(y->call_path);
+        assert_string_equal(x->call_path, y->call_path);
+        paths++;
+        assert_int_equal(x->depth, y->depth);
+        assert_int_equal(x->recursive, y->recursive);
+        assert_int_equal(x->has_children, y->has_children);
+        assert_int_equal(x->num_ranks, y->num_ranks);
+        assert_int_equal(x->calls, y->calls);
+        assert_true(y->has_timing && y->has_exclusive && y->has_percentiles);
+        assert_false(y->has_first_last);
+        /* durations are whole ns on the test clock; per call, totals and
+         * exclusive times are float sums of per-call seconds, aggregated the
+         * exact integer sums: equal to the ns */
+        if (llround(x->total * 1e9) != llround(y->total * 1e9))
+            fail_msg("%s: total %.17g vs %.17g", x->call_path, x->total, y->total);
+        if (llround(x->exclusive * 1e9) != llround(y->exclusive * 1e9))
+            fail_msg("%s: exclusive %.17g vs %.17g", x->call_path, x->exclusive, y->exclusive);
+        assert_true(x->min == y->min && x->max == y->max);
+        assert_true(y->percentile_error == SP_HIST_RELATIVE_ERROR);
+        assert_relative(y->p50, x->p50, SP_HIST_RELATIVE_ERROR);
+        assert_relative(y->p99, x->p99, SP_HIST_RELATIVE_ERROR);
+    }
+    assert_int_equal(paths, want_paths);
+    sp_table_rows_free(&a);
+    sp_table_rows_free(&b);
+}
+
 /* The same workload per call and aggregated: equal facts, close percentiles. */
 static void same_workload_both_modes(void **state) {
     rs_fixture *f = *state;
@@ -200,6 +242,8 @@ static void same_workload_both_modes(void **state) {
     free(tb);
     assert_int_equal(row_named(b, "io")->num_calls, 6667);
     assert_int_equal(row_named(b, "rec")->num_calls, 150);
+    /* session, step, solve, io, rec (folded, 150 calls) */
+    assert_same_tree(exact, agg, 5);
     sp_summary_rows_free(a);
     sp_summary_rows_free(b);
     sp_results_free(exact);
@@ -282,6 +326,8 @@ static void edge_cases_match_per_call(void **state) {
     assert_int_equal(row_named(y, "deep")->num_calls, 800);
     assert_int_equal(row_named(y, "b")->num_calls, 1);
     assert_int_equal(row_named(y, "child")->num_calls, 5);
+    /* session, deep (40 deep, folded), a, b, child: left-out calls alike */
+    assert_same_tree(exact, agg, 5);
     sp_model m;
     assert_int_equal(sp_read_model(aggregated, &m, &err), SP_OK);
     size_t deep_paths = 0;
@@ -570,6 +616,7 @@ static void per_rank_files_merge(void **state) {
     const sp_meta_entry *size = sp_model_meta_find(&m, "mpi_size");
     assert_non_null(size);
     assert_int_equal(size->i, 3);
+    assert_true(m.hist_totals); /* every input has per-path totals: merge keeps them */
     uint32_t solve = UINT32_MAX;
     for (uint32_t i = 0; i < m.num_regions; i++)
         if (strcmp(m.region_names[i], "solve") == 0) solve = i;

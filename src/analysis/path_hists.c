@@ -1,0 +1,121 @@
+/* Call paths of aggregate files (§5.1 without events): the trie filled from
+ * the histogram rows (docs/format.md, "Duration histograms"), one per (rank,
+ * thread, call path) with its calls, total, minimum, maximum and durations.
+ * A path's node is found as for per-call files (sp_trie_walk: recursion
+ * folded); a row whose region is filtered out hands its children to its
+ * nearest kept ancestor, and exclusive times come from the unfiltered tree
+ * (a row's total less its child rows' totals), as per call. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/path_walk.h"
+#include "common/error.h"
+
+typedef struct hist_walk {
+    const sp_results *r;
+    sp_path_trie *t;
+    const uint8_t *selected; /* per region */
+    const int64_t *child_ns; /* per histogram row: its child rows' totals */
+    uint32_t *node_of;       /* per histogram row: its node, SP_NO_NODE at top level */
+    uint8_t *folded;         /* per histogram row: its path folded recursion */
+    uint32_t next_seq;
+    sp_touched touched;
+} hist_walk;
+
+static sp_status pool_row(hist_walk *w, uint32_t pass, size_t k) {
+    const sp_model_hist *h = &w->r->m.hists[k];
+    uint32_t parent = h->parent >= 0 ? w->node_of[h->parent] : SP_NO_NODE;
+    int parent_folded = h->parent >= 0 && w->folded[h->parent];
+    if (!w->selected[h->region]) {
+        w->node_of[k] = parent;
+        w->folded[k] = (uint8_t)parent_folded;
+        return SP_OK;
+    }
+    int collapsed;
+    uint32_t id = sp_trie_walk(w->t, parent, h->region, &collapsed);
+    if (id == SP_NO_NODE || sp_walk_touch(w->t, pass, id, &w->touched) != SP_OK)
+        return SP_ERR_OUT_OF_MEMORY;
+    w->node_of[k] = id;
+    w->folded[k] = (uint8_t)(collapsed || parent_folded);
+    sp_path_node *n = &w->t->nodes[id];
+    if (n->seq == SP_NO_NODE) n->seq = w->next_seq++;
+    if (!n->calls || h->hist.min < n->min_ns) n->min_ns = h->hist.min;
+    if (!n->calls || h->hist.max > n->max_ns) n->max_ns = h->hist.max;
+    n->from_hists = 1;
+    n->recursive |= w->folded[k];
+    n->calls += h->hist.count;
+    n->total_ns += h->total;
+    n->exclusive_ns += h->total - w->child_ns[k];
+    n->rank_total += sp_seconds(h->total);
+    if (sp_hist_merge(&n->hist, &h->hist) != SP_OK ||
+        sp_lane_sums_add(&n->rank_threads, h->thread, h->total) != SP_OK)
+        return SP_ERR_OUT_OF_MEMORY;
+    return SP_OK;
+}
+
+static int compare_rank_row(const void *pa, const void *pb, void *ctx) {
+    const sp_model_hist *h = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (h[a].rank != h[b].rank) return h[a].rank < h[b].rank ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* The rows of one rank in file order (order: all rows by (rank, row)). */
+static sp_status pool_rank(hist_walk *w, const size_t *order, uint32_t pass, uint32_t rank) {
+    size_t n = w->r->m.num_hists, lo = 0, hi = n;
+    while (lo < hi) { /* the first row of the rank */
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->r->m.hists[order[mid]].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    sp_status st = SP_OK;
+    for (size_t i = lo; st == SP_OK && i < n && w->r->m.hists[order[i]].rank == rank; i++)
+        st = pool_row(w, pass, order[i]);
+    if (st == SP_OK) st = sp_walk_flush(w->t, rank, &w->touched);
+    return st;
+}
+
+sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *f,
+                                 const uint32_t *regions, size_t num_regions, const uint32_t *ranks,
+                                 size_t num_ranks, sp_path_trie *t, sp_error *err) {
+    (void)f; /* the rows come selected: regions and ranks */
+    const sp_model *m = &r->m;
+    if (sp_columnar(r) || !m->num_hists || !m->hist_totals)
+        return sp_unavailable(r, "call paths", err);
+    size_t nh = m->num_hists;
+    uint8_t *selected = calloc(m->num_regions + 1, 1);
+    int64_t *child_ns = calloc(nh, sizeof *child_ns);
+    size_t *order = malloc(nh * sizeof *order);
+    hist_walk w = {.r = r, .t = t, .selected = selected, .child_ns = child_ns};
+    w.node_of = malloc(nh * sizeof *w.node_of);
+    w.folded = malloc(nh);
+    sp_status st = selected && child_ns && order && w.node_of && w.folded
+                       ? SP_OK
+                       : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; st == SP_OK && i < num_regions; i++)
+        selected[regions[i]] = 1;
+    for (size_t k = 0; st == SP_OK && k < nh; k++) {
+        order[k] = k;
+        if (m->hists[k].parent >= 0) child_ns[m->hists[k].parent] += m->hists[k].total;
+    }
+    if (st == SP_OK) qsort_r(order, nh, sizeof *order, compare_rank_row, m->hists);
+    size_t count = ranks ? num_ranks : r->num_data_ranks;
+    for (size_t i = 0; st == SP_OK && i < count; i++) {
+        uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
+        if (!ranks && rank >= r->num_ranks) break; /* as sp_paths_collect */
+        if (pool_rank(&w, order, (uint32_t)i, rank) != SP_OK)
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    /* No calls are kept: the total stands in for the covered time (flat rows do the same). */
+    for (size_t i = 0; st == SP_OK && i < t->num_nodes; i++)
+        if (t->nodes[i].from_hists) t->nodes[i].coverage = sp_seconds(t->nodes[i].total_ns);
+    free(selected);
+    free(child_ns);
+    free(order);
+    free(w.node_of);
+    free(w.folded);
+    free(w.touched.ids);
+    return st;
+}
