@@ -21,6 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include <cmocka.h>
 #include <scope_profiler.h>
 
@@ -114,6 +118,11 @@ static void child(const char *out, int64_t target, ending how, int fd) {
         freopen("/dev/null", "w", stdout);
         exit(0);
     case END_PTHREAD_EXIT: /* the process ends when its last thread does */
+#ifdef __SANITIZE_ADDRESS__
+        /* the harness's memory is reachable only from main's stack, which
+         * pthread_exit() discards: check for leaks now, not at exit */
+        __lsan_do_leak_check();
+#endif
         pthread_exit(NULL);
     default:
         for (;;)
