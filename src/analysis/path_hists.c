@@ -42,7 +42,13 @@ static sp_status pool_row(hist_walk *w, uint32_t pass, size_t k) {
     if (!n->calls || h->hist.min < n->min_ns) n->min_ns = h->hist.min;
     if (!n->calls || h->hist.max > n->max_ns) n->max_ns = h->hist.max;
     n->from_hists = 1;
+    n->has_spread = w->r->m.hist_spread;
     n->recursive |= w->folded[k];
+    /* pooled spread: m2 = m2_a + m2_b + δ² n_a n_b / (n_a + n_b) */
+    double na = (double)n->calls, nb = (double)h->hist.count, mean_b = (double)h->total / nb;
+    double delta = mean_b - n->mean_ns;
+    n->m2 += h->m2 + delta * delta * na * nb / (na + nb);
+    n->mean_ns += delta * nb / (na + nb);
     n->calls += h->hist.count;
     n->total_ns += h->total;
     n->exclusive_ns += h->total - w->child_ns[k];

@@ -51,8 +51,9 @@ typedef struct sp_path_node {
     double min_start, first, max_end, last;
     /* Aggregate files (path_hists.c): the node's calls as their histogram
      * rows give them, instead of per-call durations. */
-    int from_hists;
+    int from_hists, has_spread;
     int64_t total_ns, exclusive_ns;
+    double mean_ns, m2; /* pooled over its rows (Chan et al.), when the file has them */
     sp_hist hist;
 } sp_path_node;
 

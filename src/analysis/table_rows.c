@@ -65,12 +65,12 @@ static void path_row_imbalance(const sp_path_node *n, sp_table_row *row) {
 }
 
 /* An aggregate file's path row from its merged histogram rows: no first or
- * last call, no std (no per-path sum of squares), percentiles within the
- * histograms' bound. */
+ * last call, std from the rows' squared deviations (when the file has them),
+ * percentiles within the histograms' bound. */
 static sp_status hist_row_stats(const sp_path_node *n, sp_table_row *row) {
     row->total = sp_seconds(n->total_ns);
     row->avg = row->total / (double)n->calls;
-    row->std = NAN;
+    row->std = n->has_spread ? sqrt(n->m2 / (double)n->calls) / SP_NS_PER_SECOND : NAN;
     row->exclusive = sp_seconds(n->exclusive_ns);
     row->min = sp_seconds(n->min_ns);
     row->max = sp_seconds(n->max_ns);

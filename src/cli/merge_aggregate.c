@@ -77,7 +77,7 @@ sp_status merge_write_aggregate(const merge_plan *plan, const char *out_path, sp
     memset(&out, 0, sizeof out);
     out.schema = 3;
     out.layout = SP_LAYOUT_AGGREGATE;
-    out.hist_totals = 1; /* kept when every input with calls has them */
+    out.hist_totals = out.hist_spread = 1; /* kept when every input with calls has them */
     out.region_names = calloc(plan->num_names ? plan->num_names : 1, sizeof *out.region_names);
     sp_status st = out.region_names ? SP_OK : SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; !st && i < plan->num_names; i++) {
@@ -104,6 +104,7 @@ sp_status merge_write_aggregate(const merge_plan *plan, const char *out_path, sp
             without = in->path;
         }
         if (!st && m.num_rows && !m.hist_totals) out.hist_totals = 0;
+        if (!st && m.num_rows && !m.hist_spread) out.hist_spread = 0;
         if (!st && i == 0) st = copy_metadata(&out, plan, &m);
         if (!st) st = take_input(&out, in, &m, hists);
         sp_model_clear(&m);

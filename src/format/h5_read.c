@@ -237,6 +237,31 @@ static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int
     return SP_OK;
 }
 
+sp_status sp_rd_float64_column(sp_rd *rd, const char *path, double **out, size_t *n) {
+    hid_t ds;
+    *out = NULL;
+    sp_status st = sp_rd_open_column(rd, path, &ds, n);
+    if (st) return st;
+    st = sp_rd_expect_class(rd, ds, path, H5T_FLOAT, "a float dataset");
+    if (!st) st = sp_rd_check_storage(rd, ds, path, *n, sizeof(double));
+    double *buf = st ? NULL : malloc((*n ? *n : 1) * sizeof *buf);
+    if (!st && !buf) st = sp_rd_no_memory(rd);
+    if (!st) {
+        hid_t dxpl = sp_rd_transfer_plist(ds, *n, sizeof *buf);
+        herr_t rc = *n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
+        sp_rd_close_plist(dxpl);
+        if (rc < 0) st = read_failed(rd, path);
+    }
+    H5Dclose(ds);
+    if (st) {
+        free(buf);
+        *n = 0;
+        return st;
+    }
+    *out = buf;
+    return SP_OK;
+}
+
 sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t *n) {
     hid_t ds;
     *out = NULL;

@@ -59,6 +59,10 @@ sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t 
  */
 sp_status sp_rd_int64_column(sp_rd *rd, const char *path, int64_t **out, size_t *n);
 
+/* The same for a 1-D float dataset of any width, as doubles (integers and
+ * other classes are SP_ERR_BAD_DATASET). */
+sp_status sp_rd_float64_column(sp_rd *rd, const char *path, double **out, size_t *n);
+
 /* A run of rows [first, first + count) of a column. */
 typedef struct sp_rd_range {
     uint64_t first, count;

@@ -1,6 +1,7 @@
 /* Our extension /scope_profiler_c/histograms (docs/format.md): one duration
  * histogram per (rank, thread, call path), checked against the index. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ typedef struct hist_columns {
     int64_t *col[NUM_COLS];
     size_t n;
     int64_t *totals; /* optional: NULL in files written before it */
+    double *m2s;     /* optional, as totals */
     int64_t *buckets, *counts;
     size_t entries;
 } hist_columns;
@@ -26,6 +28,7 @@ static void columns_free(hist_columns *c) {
     for (int k = 0; k < NUM_COLS; k++)
         free(c->col[k]);
     free(c->totals);
+    free(c->m2s);
     free(c->buckets);
     free(c->counts);
 }
@@ -68,6 +71,10 @@ static sp_status read_columns(sp_rd *rd, hist_columns *c) {
     if (!st && sp_rd_kind_of(rd->file, H "totals") != SP_RD_ABSENT) {
         st = sp_rd_int64_column(rd, H "totals", &c->totals, &n2);
         if (!st) st = sp_rd_same_length(rd, H "totals", n2, columns[0], c->n);
+    }
+    if (!st && sp_rd_kind_of(rd->file, H "squared_deviations") != SP_RD_ABSENT) {
+        st = sp_rd_float64_column(rd, H "squared_deviations", &c->m2s, &n2);
+        if (!st) st = sp_rd_same_length(rd, H "squared_deviations", n2, columns[0], c->n);
     }
     if (!st) st = sp_rd_int64_column(rd, H "buckets", &c->buckets, &c->entries);
     if (!st) st = sp_rd_int64_column(rd, H "counts", &c->counts, &n2);
@@ -152,6 +159,19 @@ static sp_status check_total(sp_rd *rd, const sp_hist *h, int64_t total, size_t 
     return SP_OK;
 }
 
+/* Row i's Σ (d - mean)²: at most count x (maximum - minimum)², within 1/512
+ * (the rates, as for totals). */
+static sp_status check_spread(sp_rd *rd, const sp_hist *h, double m2, size_t i) {
+    long double span = (long double)h->max - (long double)h->min;
+    if (!(m2 >= 0.0) || !isfinite(m2) ||
+        (long double)m2 > (long double)h->count * span * span * (1.0L + 1.0L / 512))
+        return sp_rd_damaged(rd,
+                             "row %zu of %s: squared deviations %.17g ns² do not fit %" PRIu64
+                             " calls of %" PRId64 " to %" PRId64 " ns",
+                             i, HISTS, m2, h->count, h->min, h->max);
+    return SP_OK;
+}
+
 static int compare_row_key(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -228,12 +248,15 @@ sp_status sp_rd_histograms(sp_rd *rd, sp_model *m) {
         st = fill_hist(rd, &c, i, &h->hist);
         if (!st && c.totals) st = check_total(rd, &h->hist, c.totals[i], i);
         if (!st && c.totals) h->total = c.totals[i];
+        if (!st && c.m2s) st = check_spread(rd, &h->hist, c.m2s[i], i);
+        if (!st && c.m2s) h->m2 = c.m2s[i];
         offset += (uint64_t)c.col[C_COUNT][i];
     }
     if (!st && offset != c.entries)
         st = sp_rd_damaged(rd, "%s has %zu entries but its rows use %" PRIu64, H "buckets",
                            c.entries, offset);
     m->hist_totals = !st && c.totals != NULL;
+    m->hist_spread = !st && c.m2s != NULL;
     columns_free(&c);
     return st ? st : check_coverage(rd, m);
 }

@@ -111,6 +111,7 @@ typedef struct sp_model_hist {
                         thread), -1 for a top-level call */
     sp_hist hist;
     int64_t total; /* ns, the sum of the path's calls; valid when sp_model.hist_totals */
+    double m2;     /* ns², Σ (d - mean)² of the path's calls; valid when sp_model.hist_spread */
 } sp_model_hist;
 
 typedef enum sp_layout { SP_LAYOUT_COLUMNAR = 0, SP_LAYOUT_AGGREGATE = 1 } sp_layout;
@@ -147,6 +148,7 @@ typedef struct sp_model {
     size_t num_hists;
     sp_model_hist *hists; /* NULL when absent */
     int hist_totals;      /* every histogram row carries its total (the optional `totals`) */
+    int hist_spread;      /* ... and its m2 (the optional `squared_deviations`) */
 } sp_model;
 
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */

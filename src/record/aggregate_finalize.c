@@ -238,11 +238,13 @@ static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, co
             h->hist.min = sp_agg_provisional_ns(node->min);
             h->hist.max = sp_agg_provisional_ns(node->max);
             h->total = span_ns(map, node->total); /* as the index rows add it up */
+            h->m2 = (double)(node_m2_ticks(node) * (long double)map->per_tick *
+                             (long double)map->per_tick);
             memset(&node->hist, 0, sizeof node->hist);
         }
     }
     free(row_of);
-    m->hist_totals = 1;
+    m->hist_totals = m->hist_spread = 1;
     return SP_OK;
 }
 

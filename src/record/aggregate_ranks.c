@@ -67,6 +67,7 @@ unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
     }
     put_u64(&b, m->num_hists);
     put_u64(&b, (uint64_t)m->hist_totals);
+    put_u64(&b, (uint64_t)m->hist_spread);
     for (size_t i = 0; i < m->num_hists; i++) {
         const sp_model_hist *h = &m->hists[i];
         sp_model_hist head = *h;
@@ -176,6 +177,7 @@ static int append_hists(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t 
                         size_t map_length) {
     uint64_t n = get_u64(b);
     if (!get_u64(b)) m->hist_totals = 0; /* a rank without totals: the file has none */
+    if (!get_u64(b)) m->hist_spread = 0;
     size_t base = m->num_hists;
     if (b->failed || n > b->size || !grow((void **)&m->hists, m->num_hists, n, sizeof *m->hists))
         return 0;
@@ -208,7 +210,7 @@ sp_status sp_internal_agg_write_ranks(sp_session_data *data, const unsigned char
     memset(&merged, 0, sizeof merged);
     merged.schema = 3;
     merged.layout = SP_LAYOUT_AGGREGATE;
-    merged.hist_totals = 1;
+    merged.hist_totals = merged.hist_spread = 1;
     merged.region_names = calloc(num_names ? num_names : 1, sizeof *merged.region_names);
     int ok = merged.region_names != NULL;
     for (size_t i = 0; ok && i < num_names; i++) {

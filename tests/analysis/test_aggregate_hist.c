@@ -50,6 +50,7 @@ static mb_call *workload(size_t *n) {
 static void add_histograms(sp_model *m, const mb_call *calls, size_t n, int with_totals) {
     m->hists = calloc(8, sizeof *m->hists);
     assert_non_null(m->hists);
+    double mean[8] = {0}; /* Welford: each row's m2 */
     for (size_t i = 0; i < n; i++) {
         const mb_call *c = &calls[i];
         size_t slot = m->num_hists;
@@ -63,13 +64,16 @@ static void add_histograms(sp_model *m, const mb_call *calls, size_t n, int with
                 if (m->hists[h].rank == c->rank && m->hists[h].thread == c->thread &&
                     m->hists[h].region == 0)
                     parent = (int64_t)h;
-            m->hists[m->num_hists++] =
-                (sp_model_hist){c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT, 0};
+            m->hists[m->num_hists++] = (sp_model_hist){
+                c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT, 0, 0.0};
         }
         assert_int_equal(sp_hist_add(&m->hists[slot].hist, c->end - c->start), SP_OK);
         m->hists[slot].total += c->end - c->start;
+        double x = (double)(c->end - c->start), delta = x - mean[slot];
+        mean[slot] += delta / (double)m->hists[slot].hist.count;
+        m->hists[slot].m2 += delta * (x - mean[slot]);
     }
-    m->hist_totals = with_totals;
+    m->hist_totals = m->hist_spread = with_totals;
 }
 
 typedef struct fixture {
@@ -239,6 +243,19 @@ static void unsorted_buckets(hid_t g) {
 static void later_parent(hid_t g) {
     replace_i64(g, "parents", 0, 3);
 }
+static void spread_negative(hid_t g) {
+    double v[8];
+    hid_t ds = H5Dopen2(g, "squared_deviations", H5P_DEFAULT);
+    H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    v[3] = -1.0;
+    H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(ds);
+}
+static void spread_as_integers(hid_t g) {
+    H5Ldelete(g, "squared_deviations", H5P_DEFAULT);
+    int64_t v[3] = {0, 0, 0};
+    sp_h5_write_array(g, "squared_deviations", H5T_STD_I64LE, H5T_NATIVE_INT64, v, 3);
+}
 static void total_above_max(hid_t g) {
     replace_i64(g, "totals", 1, INT64_MAX / 2);
 }
@@ -267,6 +284,9 @@ static void damaged_extensions(void **state) {
     expect_refused(total_negative, SP_ERR_DAMAGED,
                    "row 2 of /scope_profiler_c/histograms: total -5");
     expect_refused(totals_off_by_one, SP_ERR_DAMAGED, "the totals of the histograms of region");
+    expect_refused(spread_negative, SP_ERR_DAMAGED,
+                   "row 3 of /scope_profiler_c/histograms: squared deviations -1");
+    expect_refused(spread_as_integers, SP_ERR_BAD_DATASET, "squared_deviations");
 }
 
 /* The optional per-path totals read back as written; a file without them
@@ -280,9 +300,12 @@ static void path_totals_round_trip(void **state) {
         sp_error err = {0};
         assert_int_equal(sp_read_model(fx.path, &m, &err), SP_OK);
         assert_int_equal(m.hist_totals, with == 2);
+        assert_int_equal(m.hist_spread, with == 2);
         assert_int_equal(m.num_hists, fx.aggregate.num_hists);
-        for (size_t i = 0; with == 2 && i < m.num_hists; i++)
+        for (size_t i = 0; with == 2 && i < m.num_hists; i++) {
             assert_int_equal(m.hists[i].total, fx.aggregate.hists[i].total);
+            assert_true(m.hists[i].m2 == fx.aggregate.hists[i].m2);
+        }
         sp_model_clear(&m);
         /* the summary table: flat rows without totals, else the tree: step >
          * solve on thread 0, solve alone on thread 1 (its calls there have no

@@ -6,6 +6,7 @@
  * in an integer type the input picks. Builder calls that HDF5 refuses are
  * simply skipped: the reader must cope with whatever results.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,34 @@ void fz_emit_ints(fz *f, hid_t loc, const char *path, hid_t type, const int64_t 
     default: /* a changed value, in any integer type */
         if (n) copy[fz_below(f, n)] = fz_value(f);
         create_1d(f, loc, path, pick_int_type(f), n, H5T_NATIVE_INT64, copy);
+        break;
+    }
+    free(copy);
+}
+
+/* A float column of n values, perhaps with a defect (the same kinds, and
+ * negative, NaN or huge values). */
+void fz_emit_doubles(fz *f, hid_t loc, const char *path, const double *v, size_t n);
+void fz_emit_doubles(fz *f, hid_t loc, const char *path, const double *v, size_t n) {
+    if (!fz_defect(f)) {
+        create_1d(f, loc, path, H5T_IEEE_F64LE, n, H5T_NATIVE_DOUBLE, v);
+        return;
+    }
+    size_t len = fz_chance(f, 64) ? n + 1 : n;
+    double *copy = calloc(len + 1, sizeof *copy);
+    if (n) memcpy(copy, v, n * sizeof *v);
+    static const double odd[] = {-1.0, NAN, INFINITY, 1e300, -0.0};
+    switch (fz_below(f, 4)) {
+    case 0:
+        shape_defect(f, loc, path, n);
+        break;
+    case 1:
+        write_as_strings(f, loc, path, n);
+        break;
+    default:
+        if (len) copy[fz_below(f, len)] = odd[fz_below(f, 5)];
+        create_1d(f, loc, path, fz_chance(f, 128) ? H5T_IEEE_F64LE : H5T_IEEE_F32BE, len,
+                  H5T_NATIVE_DOUBLE, copy);
         break;
     }
     free(copy);

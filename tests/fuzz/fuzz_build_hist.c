@@ -1,7 +1,7 @@
 /* The histogram extension (/scope_profiler_c/histograms) of a generated
  * profile: one histogram per index row, sometimes a child path under the
  * previous row of the same rank, each column perhaps with a defect; half of
- * them with the optional per-path totals. */
+ * them with the optional per-path totals, half with squared deviations. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,6 +11,7 @@
 #define G "/scope_profiler_c/histograms"
 
 void fz_emit_ints(fz *f, hid_t loc, const char *path, hid_t type, const int64_t *v, size_t n);
+void fz_emit_doubles(fz *f, hid_t loc, const char *path, const double *v, size_t n);
 
 static void attribute(hid_t g, const char *name, int64_t value) {
     hid_t space = H5Screate(H5S_SCALAR);
@@ -34,6 +35,7 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
     H5Gclose(g);
     size_t cap = n ? n : 1;
     int64_t *totals = calloc(cap, sizeof *totals);
+    double *m2 = calloc(cap, sizeof *m2);
     int64_t *cols[8], *buckets = calloc(2 * cap, sizeof *buckets),
                       *counts = calloc(2 * cap, sizeof *counts);
     for (int k = 0; k < 8; k++)
@@ -66,6 +68,8 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
         cols[7][i] = (int64_t)e - cols[6][i];
         totals[i] =
             count[j] >= 2 ? (count[j] - 1) * lo + hi : count[j] * lo; /* may wrap: a defect */
+        double c = (double)count[j], span = (double)hi - (double)lo;
+        m2[i] = count[j] >= 2 ? (c - 1.0) / c * span * span : 0.0;
     }
     static const char *const names[8] = {"ranks",    "threads",  "region_ids",    "parents",
                                          "minimums", "maximums", "entry_offsets", "entry_counts"};
@@ -78,6 +82,8 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
     }
     if (fz_chance(f, 128)) fz_emit_ints(f, file, G "/totals", H5T_STD_I64LE, totals, rows);
     free(totals);
+    if (fz_chance(f, 128)) fz_emit_doubles(f, file, G "/squared_deviations", m2, rows);
+    free(m2);
     fz_emit_ints(f, file, G "/buckets", H5T_STD_U16LE, buckets, e);
     fz_emit_ints(f, file, G "/counts", H5T_STD_U64LE, counts, e);
     free(buckets);

@@ -169,6 +169,7 @@ static void assert_same_tree(const sp_results *exact, const sp_results *agg, siz
         if (llround(x->exclusive * 1e9) != llround(y->exclusive * 1e9))
             fail_msg("%s: exclusive %.17g vs %.17g", x->call_path, x->exclusive, y->exclusive);
         assert_true(x->min == y->min && x->max == y->max);
+        assert_relative(y->std, x->std, 1e-9);
         assert_true(y->percentile_error == SP_HIST_RELATIVE_ERROR);
         assert_relative(y->p50, x->p50, SP_HIST_RELATIVE_ERROR);
         assert_relative(y->p99, x->p99, SP_HIST_RELATIVE_ERROR);
