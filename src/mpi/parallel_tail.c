@@ -11,6 +11,7 @@
 #include "format/h5_write.h"
 #include "format/writer_tables.h"
 #include "mpi/blob.h"
+#include "mpi/thread_pack.h"
 
 #define SCHEMA_VERSION 3 /* FORMAT.md 1 */
 
@@ -28,16 +29,7 @@ static void put_tail(sp_blob *b, const sp_model *m) {
     }
     sp_blob_put(b, &threads, sizeof threads);
     for (size_t i = 0; i < m->num_threads; i++) {
-        const sp_thread_info *t = &m->threads[i];
-        sp_blob_put(b, &t->index, sizeof t->index);
-        sp_blob_put(b, &t->ident, sizeof t->ident);
-        sp_blob_put(b, &t->native_id, sizeof t->native_id);
-        sp_blob_put(b, &t->daemon, sizeof t->daemon);
-        sp_blob_put(b, &t->start_ns, sizeof t->start_ns);
-        sp_blob_put(b, &t->end_ns, sizeof t->end_ns);
-        sp_blob_put(b, &t->cpu_ns, sizeof t->cpu_ns);
-        sp_blob_put(b, &t->parent_slot, sizeof t->parent_slot);
-        sp_blob_put_string(b, t->name);
+        sp_thread_pack_put(b, &m->threads[i]);
     }
 }
 
@@ -76,17 +68,7 @@ static int parse_tail(sp_blob_reader *in, uint32_t rank, sp_parallel_tail *t, si
         !grow((void **)&t->threads, thread_cap, t->num_threads + threads, sizeof *t->threads))
         return 0;
     for (uint64_t i = 0; i < threads && !in->failed; i++) {
-        sp_thread_info *th = &t->threads[t->num_threads++];
-        th->rank = rank;
-        sp_blob_get(in, &th->index, sizeof th->index);
-        sp_blob_get(in, &th->ident, sizeof th->ident);
-        sp_blob_get(in, &th->native_id, sizeof th->native_id);
-        sp_blob_get(in, &th->daemon, sizeof th->daemon);
-        sp_blob_get(in, &th->start_ns, sizeof th->start_ns);
-        sp_blob_get(in, &th->end_ns, sizeof th->end_ns);
-        sp_blob_get(in, &th->cpu_ns, sizeof th->cpu_ns);
-        sp_blob_get(in, &th->parent_slot, sizeof th->parent_slot);
-        th->name = sp_blob_get_string(in);
+        sp_thread_pack_get(in, &t->threads[t->num_threads++], rank);
     }
     return !in->failed && in->pos == in->size;
 }

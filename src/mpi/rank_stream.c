@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "mpi/blob.h"
+#include "mpi/thread_pack.h"
 #include "model/model.h"
 
 #define TAG_GO     7201
@@ -38,16 +39,7 @@ static void put_rows(sp_blob *b, const sp_model *m) {
         sp_blob_put_string(b, row->event_metadata);
     }
     for (size_t i = 0; i < m->num_threads; i++) {
-        const sp_thread_info *t = &m->threads[i];
-        sp_blob_put(b, &t->index, sizeof t->index);
-        sp_blob_put(b, &t->ident, sizeof t->ident);
-        sp_blob_put(b, &t->native_id, sizeof t->native_id);
-        sp_blob_put(b, &t->daemon, sizeof t->daemon);
-        sp_blob_put(b, &t->start_ns, sizeof t->start_ns);
-        sp_blob_put(b, &t->end_ns, sizeof t->end_ns);
-        sp_blob_put(b, &t->cpu_ns, sizeof t->cpu_ns);
-        sp_blob_put(b, &t->parent_slot, sizeof t->parent_slot);
-        sp_blob_put_string(b, t->name);
+        sp_thread_pack_put(b, &m->threads[i]);
     }
 }
 
@@ -120,17 +112,7 @@ static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const
         row->has_stats = 1;
     }
     for (uint64_t i = 0; i < h->num_threads && !in->failed; i++) {
-        sp_thread_info *t = &threads[i];
-        t->rank = (uint32_t)rank;
-        sp_blob_get(in, &t->index, sizeof t->index);
-        sp_blob_get(in, &t->ident, sizeof t->ident);
-        sp_blob_get(in, &t->native_id, sizeof t->native_id);
-        sp_blob_get(in, &t->daemon, sizeof t->daemon);
-        sp_blob_get(in, &t->start_ns, sizeof t->start_ns);
-        sp_blob_get(in, &t->end_ns, sizeof t->end_ns);
-        sp_blob_get(in, &t->cpu_ns, sizeof t->cpu_ns);
-        sp_blob_get(in, &t->parent_slot, sizeof t->parent_slot);
-        t->name = sp_blob_get_string(in);
+        sp_thread_pack_get(in, &threads[i], (uint32_t)rank);
     }
     return !in->failed;
 }
