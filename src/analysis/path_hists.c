@@ -4,7 +4,10 @@
  * A path's node is found as for per-call files (sp_trie_walk: recursion
  * folded); a row whose region is filtered out hands its children to its
  * nearest kept ancestor, and exclusive times come from the unfiltered tree
- * (a row's total less its child rows' totals), as per call. */
+ * (a row's total less its child rows' totals, at least 0), as per call.
+ * Worker threads' rows are top-level paths: the recorder nests calls per
+ * thread only (per-call files hang them under the session owner's open
+ * calls, docs/parallel.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +54,9 @@ static sp_status pool_row(hist_walk *w, uint32_t pass, size_t k) {
     n->mean_ns += delta * nb / (na + nb);
     n->calls += h->hist.count;
     n->total_ns += h->total;
-    n->exclusive_ns += h->total - w->child_ns[k];
+    /* never below 0: the recorder clamps its index rows' exclusive times so */
+    int64_t own = h->total - w->child_ns[k];
+    n->exclusive_ns += own > 0 ? own : 0;
     n->rank_total += sp_seconds(h->total);
     if (sp_hist_merge(&n->hist, &h->hist) != SP_OK ||
         sp_lane_sums_add(&n->rank_threads, h->thread, h->total) != SP_OK)
