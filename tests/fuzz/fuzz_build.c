@@ -395,11 +395,12 @@ static void emit_index(fz *f, hid_t file, const plan *p, int aggregate) {
     static const char *const columns[] = {"aggregate_counts", "aggregate_totals",
                                           "aggregate_minimums", "aggregate_maximums",
                                           "aggregate_exclusives"};
-    int64_t mins[MAX_ROWS], maxs[MAX_ROWS];
+    int64_t mins[MAX_ROWS], maxs[MAX_ROWS], totals[MAX_ROWS];
     for (size_t c = 0; c < 5; c++) {
         for (size_t i = 0; i < p->num_rows; i++) {
             int64_t total = 500 * p->count[i], max = total < 900 ? total : 900;
             v[i] = c == 0 ? p->count[i] : c == 1 ? total : c == 2 ? (max < 10 ? max : 10) : max;
+            if (c == 1) totals[i] = v[i];
             if (c == 2) mins[i] = v[i];
             if (c == 3) maxs[i] = v[i];
         }
@@ -408,7 +409,7 @@ static void emit_index(fz *f, hid_t file, const plan *p, int aggregate) {
         fz_emit_ints(f, file, path, c == 0 ? H5T_STD_U64LE : H5T_STD_I64LE, v, p->num_rows);
     }
     if (fz_chance(f, 128)) /* our extension: the calls' histograms */
-        fz_emit_histograms(f, file, p->rank, p->region, p->count, mins, maxs, p->num_rows);
+        fz_emit_histograms(f, file, p->rank, p->region, p->count, totals, mins, maxs, p->num_rows);
 }
 
 /* --- summary_statistics: any subset of fields, any numeric types ------------ */

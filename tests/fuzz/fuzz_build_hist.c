@@ -21,9 +21,11 @@ static void attribute(hid_t g, const char *name, int64_t value) {
     H5Sclose(space);
 }
 
-/* Row i's calls: count - 1 at min, one at max (the aggregate columns' values). */
+/* Row i's calls: count - 1 at min, one at max (the aggregate columns' values);
+ * its total the index's (which lies within their bounds for 2 calls or more). */
 void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *region,
-                        const int64_t *count, const int64_t *min, const int64_t *max, size_t n) {
+                        const int64_t *count, const int64_t *total, const int64_t *min,
+                        const int64_t *max, size_t n) {
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
     hid_t g = H5Gcreate2(file, G, lcpl, H5P_DEFAULT, H5P_DEFAULT);
@@ -66,8 +68,7 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
             counts[e++] = count[j];
         }
         cols[7][i] = (int64_t)e - cols[6][i];
-        totals[i] =
-            count[j] >= 2 ? (count[j] - 1) * lo + hi : count[j] * lo; /* may wrap: a defect */
+        totals[i] = total[j];
         double c = (double)count[j], span = (double)hi - (double)lo;
         m2[i] = count[j] >= 2 ? (c - 1.0) / c * span * span : 0.0;
     }

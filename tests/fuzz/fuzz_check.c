@@ -42,7 +42,8 @@ static void check_row_events(const sp_model *m, const sp_model_row *r) {
 }
 
 /* Histograms: well-formed windows, parents earlier on the same lane, totals
- * within their bounds, and together exactly the calls of every index row. */
+ * within their bounds, squared deviations finite and >= 0, and together exactly the calls of every
+ * index row. */
 static void check_histograms(const sp_model *m) {
     FZ_CHECK(m->num_hists == 0 || m->hists != NULL);
     uint64_t calls = 0, in_hists = 0;
@@ -63,6 +64,7 @@ static void check_histograms(const sp_model *m) {
             FZ_CHECK(h->total >= 0 && (long double)h->total * 1024 >= c * h->hist.min * 1023 &&
                      (long double)h->total * 1024 <= c * h->hist.max * 1025);
         }
+        if (m->hist_spread) FZ_CHECK(h->m2 >= 0.0 && isfinite(h->m2));
         double p = sp_hist_percentile(&h->hist, 50.0);
         FZ_CHECK(p >= (double)h->hist.min && p <= (double)h->hist.max);
         in_hists += sum;

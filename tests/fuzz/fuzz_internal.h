@@ -32,9 +32,11 @@ int64_t fz_value(fz *f);
 void fz_build_file(fz *f, const char *path);
 
 /* The /scope_profiler_c/histograms extension for n index rows
- * (fuzz_build_hist.c): count[i] calls between min[i] and max[i]. */
+ * (fuzz_build_hist.c): count[i] calls between min[i] and max[i], total[i]
+ * in all (the index's, for the optional per-path totals). */
 void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *region,
-                        const int64_t *count, const int64_t *min, const int64_t *max, size_t n);
+                        const int64_t *count, const int64_t *total, const int64_t *min,
+                        const int64_t *max, size_t n);
 
 /* Aborts unless the model satisfies everything the reader promises. */
 void fz_check_model(const sp_model *m);
