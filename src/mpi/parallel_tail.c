@@ -10,7 +10,7 @@
 #include "format/guarded_driver.h"
 #include "format/h5_write.h"
 #include "format/writer_tables.h"
-#include "mpi/blob.h"
+#include "common/blob.h"
 #include "mpi/thread_pack.h"
 
 #define SCHEMA_VERSION 3 /* FORMAT.md 1 */

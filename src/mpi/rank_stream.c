@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "mpi/blob.h"
+#include "common/blob.h"
 #include "mpi/thread_pack.h"
 #include "model/model.h"
 

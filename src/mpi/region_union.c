@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/blob.h"
+#include "common/blob.h"
 
 void sp_region_union_free(sp_region_union *u) {
     for (size_t i = 0; i < u->num_names; i++)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "mpi/blob.h"
+#include "common/blob.h"
 
 void sp_thread_pack_put(sp_blob *b, const sp_thread_info *t);
 

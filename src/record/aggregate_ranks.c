@@ -9,61 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/blob.h"
+
 #define PACK_MAGIC 0x47415053u /* "SPAG" */
 
-typedef struct out_bytes {
-    unsigned char *data;
-    size_t size, capacity;
-    int failed;
-} out_bytes;
-
-static void put(out_bytes *b, const void *p, size_t n) {
-    if (b->failed) return;
-    if (b->size + n > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 4096;
-        while (capacity < b->size + n)
-            capacity *= 2;
-        unsigned char *grown = realloc(b->data, capacity);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->size, p, n);
-    b->size += n;
-}
-
-static void put_u64(out_bytes *b, uint64_t v) {
-    put(b, &v, sizeof v);
-}
-
-static void put_string(out_bytes *b, const char *s) {
-    uint64_t n = s ? strlen(s) : 0;
-    put_u64(b, n);
-    put(b, s, n);
+static void put_u64(sp_blob *b, uint64_t v) {
+    sp_blob_put(b, &v, sizeof v);
 }
 
 unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
-    out_bytes b = {0};
+    sp_blob b = {0};
     put_u64(&b, PACK_MAGIC);
     put_u64(&b, m->num_rows);
     for (size_t i = 0; i < m->num_rows; i++) {
         const sp_model_row *r = &m->rows[i];
         put_u64(&b, r->region);
         put_u64(&b, r->count);
-        put(&b, &r->exclusive_total, sizeof r->exclusive_total);
-        put(&b, &r->source_line, sizeof r->source_line);
-        put(&b, &r->stats, sizeof r->stats);
-        put_string(&b, r->source_file);
+        sp_blob_put(&b, &r->exclusive_total, sizeof r->exclusive_total);
+        sp_blob_put(&b, &r->source_line, sizeof r->source_line);
+        sp_blob_put(&b, &r->stats, sizeof r->stats);
+        sp_blob_put_string(&b, r->source_file);
     }
     put_u64(&b, m->num_threads);
     for (size_t i = 0; i < m->num_threads; i++) {
         sp_thread_info t = m->threads[i];
         t.name = NULL;
-        put(&b, &t, sizeof t);
-        put_string(&b, m->threads[i].name);
+        sp_blob_put(&b, &t, sizeof t);
+        sp_blob_put_string(&b, m->threads[i].name);
     }
     put_u64(&b, m->num_hists);
     put_u64(&b, (uint64_t)m->hist_totals);
@@ -72,8 +44,8 @@ unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
         const sp_model_hist *h = &m->hists[i];
         sp_model_hist head = *h;
         head.hist.counts = NULL;
-        put(&b, &head, sizeof head);
-        put(&b, h->hist.counts, (size_t)(h->hist.hi - h->hist.lo) * sizeof *h->hist.counts);
+        sp_blob_put(&b, &head, sizeof head);
+        sp_blob_put(&b, h->hist.counts, (size_t)(h->hist.hi - h->hist.lo) * sizeof *h->hist.counts);
     }
     if (b.failed) {
         free(b.data);
@@ -83,43 +55,10 @@ unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
     return b.data;
 }
 
-typedef struct in_bytes {
-    const unsigned char *data;
-    size_t size, pos;
-    int failed;
-} in_bytes;
-
-static void get(in_bytes *b, void *p, size_t n) {
-    if (b->failed || n > b->size - b->pos) {
-        b->failed = 1;
-        memset(p, 0, n);
-        return;
-    }
-    memcpy(p, b->data + b->pos, n);
-    b->pos += n;
-}
-
-static uint64_t get_u64(in_bytes *b) {
+static uint64_t get_u64(sp_blob_reader *b) {
     uint64_t v = 0;
-    get(b, &v, sizeof v);
+    sp_blob_get(b, &v, sizeof v);
     return v;
-}
-
-static char *get_string(in_bytes *b) {
-    uint64_t n = get_u64(b);
-    if (b->failed || n > b->size - b->pos) {
-        b->failed = 1;
-        return NULL;
-    }
-    char *s = malloc(n + 1);
-    if (!s) {
-        b->failed = 1;
-        return NULL;
-    }
-    memcpy(s, b->data + b->pos, n);
-    s[n] = '\0';
-    b->pos += n;
-    return s;
 }
 
 /* Appends n more elements' room to an array of the model (zeroed). */
@@ -131,7 +70,7 @@ static int grow(void **array, size_t have, size_t more, size_t element) {
     return 1;
 }
 
-static int append_rows(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t *map,
+static int append_rows(sp_model *m, sp_blob_reader *b, uint32_t rank, const uint32_t *map,
                        size_t map_length) {
     uint64_t n = get_u64(b);
     if (b->failed || n > b->size || !grow((void **)&m->rows, m->num_rows, n, sizeof *m->rows))
@@ -140,10 +79,10 @@ static int append_rows(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t *
         sp_model_row *r = &m->rows[m->num_rows];
         uint64_t local = get_u64(b);
         r->count = get_u64(b);
-        get(b, &r->exclusive_total, sizeof r->exclusive_total);
-        get(b, &r->source_line, sizeof r->source_line);
-        get(b, &r->stats, sizeof r->stats);
-        r->source_file = get_string(b);
+        sp_blob_get(b, &r->exclusive_total, sizeof r->exclusive_total);
+        sp_blob_get(b, &r->source_line, sizeof r->source_line);
+        sp_blob_get(b, &r->stats, sizeof r->stats);
+        r->source_file = sp_blob_get_string(b);
         m->num_rows++; /* owned strings are freed with the model from here on */
         r->source_text = sp_strdup("");
         r->tags = sp_strdup("[]");
@@ -157,15 +96,15 @@ static int append_rows(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t *
     return 1;
 }
 
-static int append_threads(sp_model *m, in_bytes *b, uint32_t rank) {
+static int append_threads(sp_model *m, sp_blob_reader *b, uint32_t rank) {
     uint64_t n = get_u64(b);
     if (b->failed || n > b->size ||
         !grow((void **)&m->threads, m->num_threads, n, sizeof *m->threads))
         return 0;
     for (uint64_t i = 0; i < n; i++) {
         sp_thread_info *t = &m->threads[m->num_threads];
-        get(b, t, sizeof *t);
-        t->name = get_string(b);
+        sp_blob_get(b, t, sizeof *t);
+        t->name = sp_blob_get_string(b);
         m->num_threads++;
         if (b->failed) return 0;
         t->rank = rank;
@@ -173,7 +112,7 @@ static int append_threads(sp_model *m, in_bytes *b, uint32_t rank) {
     return 1;
 }
 
-static int append_hists(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t *map,
+static int append_hists(sp_model *m, sp_blob_reader *b, uint32_t rank, const uint32_t *map,
                         size_t map_length) {
     uint64_t n = get_u64(b);
     if (!get_u64(b)) m->hist_totals = 0; /* a rank without totals: the file has none */
@@ -183,14 +122,14 @@ static int append_hists(sp_model *m, in_bytes *b, uint32_t rank, const uint32_t 
         return 0;
     for (uint64_t i = 0; i < n; i++) {
         sp_model_hist head;
-        get(b, &head, sizeof head);
+        sp_blob_get(b, &head, sizeof head);
         if (b->failed || head.region >= map_length || head.hist.hi < head.hist.lo ||
             head.hist.hi > SP_HIST_NUM_BUCKETS || head.parent < -1 || head.parent >= (int64_t)i)
             return 0;
         size_t width = head.hist.hi - head.hist.lo;
         head.hist.counts = width ? malloc(width * sizeof *head.hist.counts) : NULL;
         if (width && !head.hist.counts) return 0;
-        get(b, head.hist.counts, width * sizeof *head.hist.counts);
+        sp_blob_get(b, head.hist.counts, width * sizeof *head.hist.counts);
         head.rank = rank;
         head.region = map[head.region];
         head.parent = head.parent >= 0 ? head.parent + (int64_t)base : -1;
@@ -218,7 +157,7 @@ sp_status sp_internal_agg_write_ranks(sp_session_data *data, const unsigned char
         merged.num_regions += ok;
     }
     for (int r = 0; ok && r < num_ranks; r++) {
-        in_bytes b = {packs[r], sizes[r], 0, 0};
+        sp_blob_reader b = {packs[r], sizes[r], 0, 0};
         ok = packs[r] && get_u64(&b) == PACK_MAGIC &&
              append_rows(&merged, &b, (uint32_t)r, map[r], map_length[r]) &&
              append_threads(&merged, &b, (uint32_t)r) &&

@@ -2,8 +2,8 @@
  * A growable byte buffer for sending rows, names and thread tables between
  * ranks (same binary layout on both sides: ranks of one job share an ABI).
  */
-#ifndef SP_MPI_BLOB_H
-#define SP_MPI_BLOB_H
+#ifndef SP_COMMON_BLOB_H
+#define SP_COMMON_BLOB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "mpi/blob.h"
+#include "common/blob.h"
 
 #include <stdlib.h>
 #include <string.h>
