@@ -14,6 +14,18 @@ if(TARGET tutorial_fortran_mpi)
                        ENVIRONMENT "SP_MPIEXEC=${SP_BINDINGS_MPIEXEC}")
 endif()
 
+if(TARGET tutorial_fortran_mpi_parallel)
+  # the parallel writer from Fortran: the tutorial's file checked as above,
+  # written by the parallel writer, with one HDF5 library in the process
+  add_test(NAME tutorial_fortran_mpi_parallel
+           COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/run_fortran_parallel.sh
+                   ${CMAKE_CURRENT_BINARY_DIR}/tutorial_fortran_mpi_parallel.h5
+                   $<TARGET_FILE:tutorial_fortran_mpi_parallel> $<TARGET_FILE:check_tutorial>
+                   $<TARGET_FILE:scope-profiler> ${CMAKE_CURRENT_SOURCE_DIR}/run_and_check.sh)
+  set_tests_properties(tutorial_fortran_mpi_parallel PROPERTIES LABELS "mpi;no_sanitizer"
+                       RUN_SERIAL TRUE ENVIRONMENT "SP_MPIEXEC=${SP_BINDINGS_MPIEXEC}")
+endif()
+
 add_executable(test_fortran test_fortran.F90)
 target_link_libraries(test_fortran PRIVATE scope_profiler_fortran)
 target_compile_options(test_fortran PRIVATE ${SP_FORTRAN_FLAGS} -ffree-line-length-none)

@@ -47,6 +47,10 @@ if [ -f "$lib/pkgconfig/scope_profiler_fortran.pc" ]; then
     consume consumer_fortran
     "$work/consumer_fortran/app_fortran" "$work/f.h5"
     "$work/consumer_fortran/app_fortran_mpi"
+    if [ -f "$lib/pkgconfig/scope_profiler_mpi_parallel_fortran.pc" ]; then
+        "$work/consumer_fortran/app_fortran_mpi_parallel"
+        one_hdf5 "$work/consumer_fortran/app_fortran_mpi_parallel"
+    fi
     fortran=yes
 fi
 
@@ -87,5 +91,12 @@ if [ -n "$fortran" ]; then
     mpif90 -o "$work/app_f_mpi_pc" "$source_dir/consumer_fortran/app_mpi.f90" \
         $(pkg-config --cflags --libs scope_profiler_mpi_fortran)
     "$work/app_f_mpi_pc"
+    if [ -f "$lib/pkgconfig/scope_profiler_mpi_parallel_fortran.pc" ]; then
+        # shellcheck disable=SC2046
+        mpif90 -o "$work/app_f_mpi_parallel_pc" "$source_dir/consumer_fortran/app_mpi.f90" \
+            $(pkg-config --cflags --libs scope_profiler_mpi_parallel_fortran)
+        "$work/app_f_mpi_parallel_pc"
+        one_hdf5 "$work/app_f_mpi_parallel_pc"
+    fi
 fi
 echo "install, find_package (C, C++, Fortran; serial and MPI) and pkg-config: passed"
