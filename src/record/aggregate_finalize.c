@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "record/aggregate.h"
+#include "record/collect_parts.h"
 #include "record/clock.h"
 #include "record/registry.h"
 
@@ -139,23 +140,9 @@ static sp_status fill_threads(sp_model *m, sp_agg_thread **threads, uint32_t n, 
             uint64_t end = a->nodes[k].start_last + a->nodes[k].last;
             if (end > last) last = end;
         }
-        info->rank = rank;
-        info->index = i;
-        info->ident = (int64_t)(uintptr_t)t->handle;
-        info->native_id = t->native_id;
+        if (sp_collect_thread_info(info, t, rank, i, owner)) return SP_ERR_OUT_OF_MEMORY;
         info->start_ns = sp_clock_to_ns(first);
         info->end_ns = sp_clock_to_ns(last);
-        info->parent_slot = owner >= 0 && owner != (int64_t)i ? owner + 1 : 0;
-        info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
-        if (!t->exited) {
-            clockid_t cpu_clock;
-            struct timespec ts;
-            if (pthread_getcpuclockid(t->handle, &cpu_clock) == 0 &&
-                clock_gettime(cpu_clock, &ts) == 0)
-                info->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-            if (!t->named) pthread_getname_np(t->handle, t->name, sizeof t->name);
-        }
-        if (!(info->name = sp_strdup(t->name))) return SP_ERR_OUT_OF_MEMORY;
     }
     return SP_OK;
 }

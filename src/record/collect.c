@@ -148,6 +148,26 @@ static void activity_span(sp_model *m) {
     }
 }
 
+sp_status sp_collect_thread_info(sp_thread_info *info, sp_thread *t, uint32_t rank, uint32_t index,
+                                 int64_t owner) {
+    info->rank = rank;
+    info->index = index;
+    info->ident = (int64_t)(uintptr_t)t->handle;
+    info->native_id = t->native_id;
+    info->daemon = 0;
+    info->parent_slot = owner >= 0 && owner != (int64_t)index ? owner + 1 : 0;
+    info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
+    if (!t->exited) {
+        clockid_t cpu_clock;
+        struct timespec ts;
+        if (pthread_getcpuclockid(t->handle, &cpu_clock) == 0 && clock_gettime(cpu_clock, &ts) == 0)
+            info->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        if (!t->named) pthread_getname_np(t->handle, t->name, sizeof t->name);
+    }
+    info->name = sp_strdup(t->name);
+    return info->name ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+}
+
 sp_status sp_collect_thread_table(sp_model *m, sp_thread **threads, uint32_t n, uint32_t rank) {
     m->threads = calloc(n, sizeof *m->threads);
     if (!m->threads) return SP_ERR_OUT_OF_MEMORY;
@@ -156,27 +176,9 @@ sp_status sp_collect_thread_table(sp_model *m, sp_thread **threads, uint32_t n, 
     int64_t owner = -1; /* the thread that started the session, if it recorded */
     for (uint32_t i = 0; i < n && owner < 0; i++)
         if (sp_thread_is_session_owner(threads[i])) owner = i;
-    for (uint32_t i = 0; i < n; i++) {
-        sp_thread *t = threads[i];
-        sp_thread_info *info = &m->threads[i];
-        info->rank = rank;
-        info->index = i;
-        info->ident = (int64_t)(uintptr_t)t->handle;
-        info->native_id = t->native_id;
-        info->daemon = 0;
-        info->parent_slot = owner >= 0 && owner != (int64_t)i ? owner + 1 : 0;
-        info->cpu_ns = t->exited ? t->exit_cpu_ns : -1;
-        if (!t->exited) {
-            clockid_t cpu_clock;
-            struct timespec ts;
-            if (pthread_getcpuclockid(t->handle, &cpu_clock) == 0 &&
-                clock_gettime(cpu_clock, &ts) == 0)
-                info->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-            if (!t->named) pthread_getname_np(t->handle, t->name, sizeof t->name);
-        }
-        info->name = sp_strdup(t->name);
-        if (!info->name) return SP_ERR_OUT_OF_MEMORY;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        if (sp_collect_thread_info(&m->threads[i], threads[i], rank, i, owner))
+            return SP_ERR_OUT_OF_MEMORY;
     return SP_OK;
 }
 

@@ -24,6 +24,11 @@ void sp_collect_report_losses(sp_collect_report *report, uint32_t num_handles);
 sp_model_row *sp_collect_add_row(sp_model *m, sp_region_t region, uint32_t rank, uint64_t offset,
                                  uint64_t count);
 
+/* One thread's entry (index `index`, the session owner's index or -1):
+ * identity, the owner as its parent, CPU time so far, name. */
+sp_status sp_collect_thread_info(sp_thread_info *info, sp_thread *t, uint32_t rank, uint32_t index,
+                                 int64_t owner);
+
 /* Fills m's thread table from the threads; each thread's first and last
  * activity comes from m's event columns, or stays for the caller to set when
  * m has none. */
