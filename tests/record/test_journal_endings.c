@@ -353,7 +353,7 @@ static void test_fork_child_is_disabled(void **state) {
     rs_profile_free(&p);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sigkill_at_20_random_moments, rs_setup_dir,
@@ -363,13 +363,19 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abort_leaves_a_journal, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_exit_without_finalize_writes_the_profile, rs_setup_dir,
                                         rs_teardown_dir),
-        cmocka_unit_test_setup_teardown(test_pthread_exit_without_finalize_writes_the_profile,
-                                        rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_finalize_removes_the_journal, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_journal_off_writes_no_journal, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_fork_child_is_disabled, rs_setup_dir, rs_teardown_dir),
     };
+    /* its own ctest entry: valgrind sees the harness's memory lost when the
+     * child's main() ends with pthread_exit() (scripts/memcheck leaves it out) */
+    const struct CMUnitTest pthread_exit_only[] = {
+        cmocka_unit_test_setup_teardown(test_pthread_exit_without_finalize_writes_the_profile,
+                                        rs_setup_dir, rs_teardown_dir),
+    };
+    if (argc > 1 && strcmp(argv[1], "--pthread-exit") == 0)
+        return cmocka_run_group_tests(pthread_exit_only, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
