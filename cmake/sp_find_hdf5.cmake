@@ -9,6 +9,9 @@
 #   SP_PC_HDF5_LIBS         link flags for scope_profiler.pc when no module
 set(SP_HDF5_FROM "auto" CACHE STRING
     "How to find HDF5: auto (pkg-config, then FindHDF5) or cmake (FindHDF5 only)")
+include(${CMAKE_CURRENT_LIST_DIR}/sp_check_choice.cmake)
+sp_check_choice(SP_HDF5_FROM "a way to find HDF5 (auto: pkg-config, then FindHDF5; cmake: FindHDF5 only)"
+                auto cmake)
 set(SP_PC_HDF5_REQUIRES "")
 set(SP_PC_HDF5_LIBS "")
 if(NOT SP_HDF5_FROM STREQUAL "cmake")

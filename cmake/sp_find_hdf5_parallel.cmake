@@ -7,6 +7,8 @@
 #   SP_HDF5_PARALLEL_FOUND  ON when found
 set(SP_HDF5_PARALLEL "AUTO" CACHE STRING
     "Parallel HDF5 for libscope_profiler_mpi_parallel: AUTO, ON (required) or OFF")
+include(${CMAKE_CURRENT_LIST_DIR}/sp_check_choice.cmake)
+sp_check_choice(SP_HDF5_PARALLEL "a choice for the parallel-HDF5 variant" AUTO ON OFF)
 set(SP_HDF5_PARALLEL_FOUND OFF)
 if(NOT SP_HDF5_PARALLEL STREQUAL "OFF" AND NOT TARGET SP::HDF5_PARALLEL)
   if(MPI_C_LIBRARIES MATCHES "mpich")

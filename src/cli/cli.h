@@ -26,6 +26,7 @@ int cli_recover(int argc, char **argv);
 
 /* The help texts (help.c), printed by NAME --help and `scope-profiler help NAME`. */
 extern const char cli_help_main[];
+extern const char cli_help_help[];
 extern const char cli_help_inspect[];
 extern const char cli_help_stats[];
 extern const char cli_help_events[];

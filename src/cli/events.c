@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_select.h"
@@ -38,11 +39,13 @@ static int on_option(void *ctx, int id, const char *value) {
     events_options *o = ctx;
     switch (id) {
     case OPT_FORMAT:
-        if (strcmp(value, "csv") == 0 || strcmp(value, "json") == 0) {
-            o->json = value[0] == 'j';
-            return 0;
-        }
-        return cli_value_error("events", "unknown --format \"%s\": choose csv or json", value);
+    {
+        static const char *const formats[] = {"csv", "json"};
+        int i = cli_choice_index(value, formats, 2);
+        if (i < 0) return cli_choice_error("events", "--format", value, formats, 2);
+        o->json = i == 1;
+        return 0;
+    }
     case OPT_ABSOLUTE:
         o->absolute = 1;
         return 0;

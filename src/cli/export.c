@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_select.h"
@@ -322,13 +323,14 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
     return sp_export_file(r, format, &o->ex, o->output, err);
 }
 
+static int unknown_format(const char *name) {
+    static const char *const formats[] = {"chrome-trace", "perfetto", "speedscope", "folded"};
+    return cli_choice_error("export", "FORMAT", name, formats, 4);
+}
+
 static int run(const char *format_name, const char *path, export_options *o) {
     sp_export_format format;
-    if (!sp_export_format_from_name(format_name, &format))
-        return cli_value_error("export",
-                               "unknown FORMAT \"%s\": choose chrome-trace, perfetto, speedscope "
-                               "or folded",
-                               format_name);
+    if (!sp_export_format_from_name(format_name, &format)) return unknown_format(format_name);
     if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
         return cli_usage_error("export", "--per-rank applies to the folded format only");
     o->ex.select.filter = cli_select_filter(&o->select);
@@ -378,6 +380,9 @@ int cli_export(int argc, char **argv) {
     if (!rc && args.count == 0)
         rc = cli_usage_error("export", "needs a FORMAT (chrome-trace, perfetto, speedscope or "
                                        "folded) and a FILE");
+    sp_export_format format;
+    if (!rc && !sp_export_format_from_name(args.items[0], &format))
+        rc = unknown_format(args.items[0]); /* before the other checks: the typo is the news */
     if (!rc) {
         cli_list rest = CLI_LIST_INIT;
         for (size_t i = 1; i < args.count && !rc; i++)

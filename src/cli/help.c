@@ -40,6 +40,16 @@ const char cli_help_main[] =
     "  scope-profiler events profiling_data.h5 --include solve > solve_calls.csv\n"
     "  scope-profiler merge 'run.rank*.h5' -o run.h5\n";
 
+const char cli_help_help[] =
+    "Usage: scope-profiler help [COMMAND]\n"
+    "\n"
+    "Prints the help of COMMAND (the same text as scope-profiler COMMAND --help),\n"
+    "or without COMMAND the list of commands (scope-profiler --help).\n"
+    "\n"
+    "Examples:\n"
+    "  scope-profiler help inspect\n"
+    "  scope-profiler help\n";
+
 const char cli_help_inspect[] =
     "Usage: scope-profiler inspect FILE... [OPTIONS]\n"
     "\n"

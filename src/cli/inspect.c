@@ -10,6 +10,7 @@
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_colour.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/inspect.h"
@@ -53,57 +54,45 @@ static const cli_option OPTIONS[] = {
     CLI_SELECT_OPTIONS,
 };
 
-static const char *const SORT_KEYS[] = {"start", "total", "calls",     "avg",  "min",
-                                        "max",   "first", "last",      "std",  "p50",
-                                        "p95",   "p99",   "imbalance", "name", NULL};
-static const char SORT_CHOICES[] =
-    "start, total, calls, avg, min, max, first, last, std, p50, p95, p99, imbalance, name";
+static const char *const SORT_KEYS[] = {"start", "total", "calls", "avg", "min",
+                                        "max",   "first", "last",  "std", "p50",
+                                        "p95",   "p99",   "imbalance", "name"};
 
 static const char *const COLUMNS[] = {
-    "region", "name", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max",
+    "name", "region", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max",
     "first",  "last", "std",   "p50",   "p95",   "p99",     "imbalance",      "slowest",
-    "load_balance", "threads", "thread_imbalance", "slowest_thread", NULL};
-static const char COLUMN_CHOICES[] = "region, ranks, calls, total, percent, parent_percent, avg, "
-                                     "min, max, first, last, std, p50, p95, p99, imbalance, "
-                                     "slowest, load_balance, threads, thread_imbalance, "
-                                     "slowest_thread";
-
-static int one_of(const char *const *choices, const char *value) {
-    for (size_t i = 0; choices[i]; i++)
-        if (strcmp(choices[i], value) == 0) return 1;
-    return 0;
-}
+    "load_balance", "threads", "thread_imbalance", "slowest_thread"};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int set_format(inspect_options *o, const char *value) {
     static const char *const names[] = {"table", "json", "csv"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(value, names[i]) == 0) {
-            o->format = (inspect_format)i;
-            o->format_given = 1;
-            return 0;
-        }
-    return cli_value_error("inspect", "unknown --format \"%s\": choose table, json or csv", value);
+    int i = cli_choice_index(value, names, COUNT(names));
+    if (i < 0) return cli_choice_error("inspect", "--format", value, names, COUNT(names));
+    o->format = (inspect_format)i;
+    o->format_given = 1;
+    return 0;
 }
 
 static int on_value(inspect_options *o, int id, const char *value) {
     switch (id) {
     case OPT_SORT:
-        if (!one_of(SORT_KEYS, value))
-            return cli_value_error("inspect", "unknown sort key \"%s\": choose one of %s", value,
-                                   SORT_CHOICES);
+        if (cli_choice_index(value, SORT_KEYS, COUNT(SORT_KEYS)) < 0)
+            return cli_choice_error("inspect", "sort key", value, SORT_KEYS, COUNT(SORT_KEYS));
         o->sort = value;
         return 0;
     case OPT_COLUMNS:
-        if (!one_of(COLUMNS, value))
-            return cli_value_error("inspect", "unknown column \"%s\": choose from %s", value,
-                                   COLUMN_CHOICES);
+        if (cli_choice_index(value, COLUMNS, COUNT(COLUMNS)) < 0)
+            /* "name" (first) is an alias of "region": not listed */
+            return cli_choice_error("inspect", "column", value, COLUMNS + 1, COUNT(COLUMNS) - 1);
         return cli_list_add(&o->columns, value) ? 0 : cli_out_of_memory();
     case OPT_PERCENTAGE_MODE:
-        if (strcmp(value, "coverage") != 0 && strcmp(value, "exclusive") != 0)
-            return cli_value_error(
-                "inspect", "unknown --percentage-mode \"%s\": choose coverage or exclusive", value);
+    {
+        static const char *const modes[] = {"coverage", "exclusive"};
+        if (cli_choice_index(value, modes, 2) < 0)
+            return cli_choice_error("inspect", "--percentage-mode", value, modes, 2);
         o->percentage_mode = value;
         return 0;
+    }
     case OPT_SOURCE:
         return cli_list_add(&o->source, value) ? 0 : cli_out_of_memory();
     case OPT_EXPORT_METADATA:

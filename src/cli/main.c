@@ -64,10 +64,27 @@ static int unknown_command(const char *name) {
     return CLI_EXIT_USAGE;
 }
 
+/* An option before any command: only --help and --version exist there. */
+static int unknown_option(const char *name) {
+    static const char *const options[] = {"--help", "--version"};
+    long close = sp_suggest_name(name, options, 2);
+    if (close >= 0)
+        cli_error("unknown option \"%s\": did you mean \"%s\"? (a COMMAND comes first; see "
+                  "scope-profiler --help)",
+                  name, options[close]);
+    else
+        cli_error("unknown option \"%s\" (a COMMAND comes first; see scope-profiler --help)", name);
+    return CLI_EXIT_USAGE;
+}
+
 /* `scope-profiler help [COMMAND]`. */
 static int help(int argc, char **argv) {
     if (argc < 3) {
         fputs(cli_help_main, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+        fputs(cli_help_help, stdout);
         return CLI_EXIT_OK;
     }
     const command *c = find_command(argv[2]);
@@ -98,10 +115,7 @@ static int dispatch(int argc, char **argv) {
         printf("scope-profiler %s\n", SP_VERSION_STRING);
         return CLI_EXIT_OK;
     }
-    if (name[0] == '-') {
-        cli_error("unknown option \"%s\" (a COMMAND comes first; see scope-profiler --help)", name);
-        return CLI_EXIT_USAGE;
-    }
+    if (name[0] == '-') return unknown_option(name);
     const command *c = find_command(name);
     if (!c) return unknown_command(name);
     return cli_run_contained(c->run, argc - 1, argv + 1, finish);

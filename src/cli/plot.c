@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_runs.h"
@@ -132,11 +133,11 @@ static int plot_kind(const cli_runs *runs, const cli_list *files, sp_plot_kind k
 static int run(const char *kind_name, const cli_list *files, plot_cli *o) {
     sp_plot_kind kind = SP_PLOT_GANTT;
     int all = strcmp(kind_name, "all") == 0;
-    if (!all && !sp_plot_kind_from_name(kind_name, &kind))
-        return cli_value_error("plot",
-                               "unknown chart \"%s\": choose gantt, flame-chart, flame-graph, "
-                               "durations, imbalance, histogram, speedup or all",
-                               kind_name);
+    if (!all && !sp_plot_kind_from_name(kind_name, &kind)) {
+        static const char *const charts[] = {"gantt",     "flame-chart", "flame-graph", "durations",
+                                             "imbalance", "histogram",   "speedup",     "all"};
+        return cli_choice_error("plot", "chart", kind_name, charts, 8);
+    }
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
     o->po.filter = cli_select_filter(&o->select);

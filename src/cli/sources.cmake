@@ -2,7 +2,7 @@
 # sub-command; the cli_*.c helpers are shared by them.
 set(SP_SOURCES_cli
   main.c help.c
-  cli_args.c cli_colour.c cli_contain.c cli_error.c cli_files.c cli_list.c cli_ranks.c cli_runs.c
+  cli_args.c cli_choice.c cli_colour.c cli_contain.c cli_error.c cli_files.c cli_list.c cli_ranks.c cli_runs.c
   cli_select.c cli_select_check.c cli_text.c
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
   inspect_balance.c

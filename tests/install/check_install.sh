@@ -56,6 +56,20 @@ fi
 
 PKG_CONFIG_PATH="$lib/pkgconfig"
 export PKG_CONFIG_PATH
+# The installed .pc files name the real directories: no "pkgconfig/../.." in
+# any program's run path. A moved install is found with --define-prefix.
+for pc in "$lib"/pkgconfig/scope_profiler*.pc; do
+    m=$(basename "$pc" .pc)
+    [ "$(pkg-config --variable=libdir "$m")" = "$lib" ] ||
+        { echo "$m.pc: libdir $(pkg-config --variable=libdir "$m"), expected $lib"; exit 1; }
+    case "$(pkg-config --libs "$m")" in
+    *..*) echo "$m.pc: --libs has a relative path: $(pkg-config --libs "$m")"; exit 1 ;;
+    esac
+done
+cp -a "$prefix" "$work/moved"
+moved=$(PKG_CONFIG_PATH="$work/moved/${lib#"$prefix"/}/pkgconfig" pkg-config --define-prefix --variable=libdir scope_profiler)
+[ "$moved" = "$work/moved/${lib#"$prefix"/}" ] || { echo "--define-prefix of a moved install: libdir $moved"; exit 1; }
+rm -rf "$work/moved"
 # shellcheck disable=SC2046
 cc -o "$work/app_pc" "$source_dir/consumer/app.c" $(pkg-config --cflags --libs scope_profiler)
 "$work/app_pc" "$work/c.h5"
