@@ -186,14 +186,18 @@ class Region {
     int line_;
 };
 
-/** Runs fn() inside one call of the region and returns what it returns. */
-template <class F> inline auto region(const char *name, F &&fn) -> decltype(std::forward<F>(fn)()) {
-    Region r(name);
+/** Runs fn() inside one call of the region and returns what it returns; the
+ *  region's source location is the caller's line. */
+template <class F>
+inline auto region(const char *name, F &&fn, const char *file = __builtin_FILE(),
+                   int line = __builtin_LINE()) -> decltype(std::forward<F>(fn)()) {
+    Region r(name, file, line);
     return std::forward<F>(fn)();
 }
 template <class F>
-inline auto region(sp_region_t handle, F &&fn) -> decltype(std::forward<F>(fn)()) {
-    Region r(handle);
+inline auto region(sp_region_t handle, F &&fn, const char *file = __builtin_FILE(),
+                   int line = __builtin_LINE()) -> decltype(std::forward<F>(fn)()) {
+    Region r(handle, file, line);
     return std::forward<F>(fn)();
 }
 

@@ -146,8 +146,10 @@ inline std::string fill_templates(std::string name, std::vector<template_binding
     return out;
 }
 
-/** The qualified name of a function from its signature (see the top of this file). */
-inline std::string qualified_name(const char *signature) {
+/** The qualified name of a function from its signature (see the top of this file);
+ *  a lambda's name carries its line when one is given ("main::<lambda@42>"), so
+ *  two lambdas of one function are two regions. */
+inline std::string qualified_name(const char *signature, int line = -1) {
     std::string s = signature ? signature : "";
     replace_all(s, "(anonymous namespace)", "{anonymous}");
     std::vector<template_binding> bindings;
@@ -158,11 +160,12 @@ inline std::string qualified_name(const char *signature) {
             s = trimmed(s.substr(0, open));
         }
     }
-    /* A lambda: named after the function it is in ("main::<lambda>"). */
+    /* A lambda: named after the function it is in ("main::<lambda@42>"). */
     std::size_t lambda = s.find("::<lambda");                                            /* GCC */
     if (lambda == std::string::npos) lambda = s.find("::(anonymous class)::operator()"); /* Clang */
     if (lambda != std::string::npos && lambda > 0)
-        return qualified_name(s.substr(0, lambda).c_str()) + "::<lambda>";
+        return qualified_name(s.substr(0, lambda).c_str()) +
+               (line >= 0 ? "::<lambda@" + std::to_string(line) + ">" : "::<lambda>");
     std::size_t close = s.find_last_of(')');
     if (close == std::string::npos) return s; /* __func__ or something unexpected */
     std::size_t open = match_back(s, close, '(', ')');
@@ -211,7 +214,7 @@ inline std::string qualified_name(const char *signature) {
 inline sp_region_t qualified_region(const char *signature, const char *file, int line) noexcept {
 #ifndef SP_DISABLE
     try {
-        return sp_region_at(qualified_name(signature).c_str(), file, line);
+        return sp_region_at(qualified_name(signature, line).c_str(), file, line);
     } catch (...) { /* out of memory: the signature itself is a usable name */
         return sp_region_at(signature, file, line);
     }

@@ -52,6 +52,9 @@ static void test_qualified_name_parsing() {
     CHECK_NAME("int (*getfp())(int)", "getfp");
     CHECK_NAME("main()::<lambda(int)>", "main::<lambda>");
     CHECK_NAME("auto main()::(anonymous class)::operator()(int) const", "main::<lambda>");
+    CHECK(sp::detail::qualified_name("main()::<lambda(int)>", 42) == "main::<lambda@42>");
+    CHECK(sp::detail::qualified_name("auto main()::(anonymous class)::operator()(int) const", 7) ==
+          "main::<lambda@7>");
     CHECK_NAME("solve", "solve"); // __func__ on other compilers
 }
 
@@ -102,6 +105,7 @@ static void test_session_and_regions() {
     std::string path = temp_path("raii.h5");
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = path.c_str();
+    int callable_line = 0, first_lambda = 0, second_lambda = 0;
     {
         sp::Session session{opt};
         CHECK(session.ok());
@@ -124,7 +128,14 @@ static void test_session_and_regions() {
             early.end();
             early.end(); // idempotent
         }
-        CHECK(sp::region("callable", [] { return 42; }) == 42);
+        // clang-format off: each pair must stay on one line (the line is the name)
+        CHECK(sp::region("callable", [] { return 42; }) == 42); callable_line = __LINE__;
+        first_lambda = __LINE__; auto first = [] { SP_CXX_FUNCTION(); };
+        second_lambda = __LINE__; auto second_one = [] { SP_CXX_FUNCTION(); };
+        // clang-format on
+        first();
+        second_one();
+        second_one();
         sp::region(sp::handle("void callable"), [] {});
         CHECK(session.finalize(true) == SP_OK);
         CHECK(session.finalize(true) == SP_OK); // already done: nothing more
@@ -145,6 +156,15 @@ static void test_session_and_regions() {
     CHECK(calls(r, "early") == 1);
     CHECK(calls(r, "callable") == 1);
     CHECK(calls(r, "void callable") == 1);
+    // two lambdas of one function: two regions, each named with its line
+    std::string in_fn = "test_session_and_regions::<lambda@";
+    CHECK(calls(r, (in_fn + std::to_string(first_lambda) + ">").c_str()) == 1);
+    CHECK(calls(r, (in_fn + std::to_string(second_lambda) + ">").c_str()) == 2);
+    // sp::region(name, fn) records the caller's line, not the header's
+    const char *file = nullptr, *text = nullptr;
+    int64_t line = -1;
+    (void)sp_mpi_region_source(sp_results_get(r.get(), "callable", nullptr), &file, &line, &text);
+    CHECK(line == callable_line && file && std::strstr(file, "test_cxx.cpp"));
     CHECK(!r["absent"]);
     CHECK(r.contains("level 3") && !r.contains("absent"));
     // well-formed after the exception: the tree rebuilds, each level's
