@@ -36,3 +36,16 @@ add_test(NAME fortran_status_codes
          COMMAND ${SP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/check_fortran_status.sh
                  ${PROJECT_SOURCE_DIR}/include/scope_profiler.h
                  ${PROJECT_SOURCE_DIR}/bindings/fortran/scope_profiler.f90)
+
+# SP_LOC past column 132: the target's own flags are enough under
+# -std=f2008 -Werror (was "Line truncated"); the region's location and its
+# captured source come through.
+set(sp_deep_dir ${CMAKE_CURRENT_BINARY_DIR}/a_source_directory_nested/as_deep_as/a_real/project/tree/with/many/levels/of/subdirectories/src)
+configure_file(sp_loc_deep.F90 ${sp_deep_dir}/sp_loc_deep.F90 COPYONLY)
+add_executable(sp_loc_deep ${sp_deep_dir}/sp_loc_deep.F90)
+target_link_libraries(sp_loc_deep PRIVATE scope_profiler_fortran)
+target_compile_options(sp_loc_deep PRIVATE -std=f2008 -Werror -Wall)
+add_test(NAME fortran_sp_loc_long_path
+         COMMAND ${SP_SH} -c "$0 \"$1\" && $2 inspect \"$1\" --source deep | grep -F \"(${sp_deep_dir}/sp_loc_deep.F90:12)\""
+                 $<TARGET_FILE:sp_loc_deep> ${CMAKE_CURRENT_BINARY_DIR}/sp_loc_deep.h5
+                 $<TARGET_FILE:scope-profiler>)
