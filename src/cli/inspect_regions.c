@@ -88,6 +88,15 @@ static void print_source_lines(FILE *out, const char *text) {
     }
 }
 
+/* Why a region has no captured text, from what the file says. */
+static const char *why_no_source(const sp_results *r, const char *file) {
+    sp_metadata_item on;
+    if (!file || !*file) return "no source location was recorded for it";
+    if (!sp_results_metadata_find(r, "capture_region_source", &on) || on.int_value == 0)
+        return "the run did not capture sources: record with SCOPE_PROFILER_CAPTURE_SOURCE=1";
+    return "its file could not be read at finalize: the run named it on stderr";
+}
+
 static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     if (sp_results_find(r, name) < 0) {
         fputs("  ", out);
@@ -100,7 +109,7 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     const char *file, *text;
     int64_t line;
     if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
-        fprintf(out, "  %s: source not captured\n", name);
+        fprintf(out, "  %s: source not captured (%s)\n", name, why_no_source(r, file));
         return;
     }
     fprintf(out, "  %s  (%s:", name, *file ? file : "None");

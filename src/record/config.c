@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 #include "model/model.h"
@@ -123,6 +124,7 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
 
     cfg->file_path = sp_strdup(path);
     cfg->label = label ? sp_strdup(label) : NULL;
+    cfg->setup_cwd = getcwd(NULL, 0); /* NULL (unknown) is allowed */
     const char *jdir = options->journal_directory;
     cfg->journal_dir = jdir && *jdir ? sp_strdup(jdir) : NULL;
     if (!cfg->file_path || (label && !cfg->label) || (jdir && *jdir && !cfg->journal_dir)) {
@@ -136,5 +138,6 @@ void sp_config_clear(sp_config *cfg) {
     free(cfg->file_path);
     free(cfg->label);
     free(cfg->journal_dir);
+    free(cfg->setup_cwd);
     memset(cfg, 0, sizeof *cfg);
 }

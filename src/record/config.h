@@ -10,6 +10,7 @@
 typedef struct sp_config {
     char *file_path;
     char *label; /* NULL = none */
+    char *setup_cwd; /* the working directory at sp_setup (NULL if unknown): relative __FILE__s */
     sp_metadata_detail metadata_detail;
     int capture_region_source;
     int disable;

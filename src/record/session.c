@@ -18,7 +18,7 @@
 #include "record/quiesce.h"
 #include "record/output_path.h"
 #include "record/session_root.h"
-#include "record/source_capture.h"
+#include "record/source_paths.h"
 #include "record/store.h"
 #include "record/endings.h"
 #include "record/journal_layout.h"
@@ -166,15 +166,7 @@ sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size, 
         .mpi_rank = data->config.launcher_rank,
     };
     sp_status st = sp_metadata_collect(&data->model, &in);
-    if (st || !data->config.capture_region_source) return st;
-    for (size_t i = 0; i < data->model.num_rows; i++) {
-        sp_model_row *row = &data->model.rows[i];
-        char *text = sp_source_capture(row->source_file, (int)row->source_line);
-        if (!text) continue; /* a missing source file is not an error */
-        free(row->source_text);
-        row->source_text = text;
-    }
-    return SP_OK;
+    return st ? st : sp_source_paths_apply(&data->model, &data->config);
 }
 
 /* ${TMPDIR:-/tmp}/<name>.<pid>.h5, where the data goes when the target fails. */

@@ -1,4 +1,4 @@
-set(SP_SOURCES_record clock.c registry.c thread_state.c hot_path.c mismatch.c config.c collect.c collect_stream.c row_merge.c metadata.c source_capture.c session.c session_root.c output_path.c companion.c)
+set(SP_SOURCES_record clock.c registry.c thread_state.c hot_path.c mismatch.c config.c collect.c collect_stream.c row_merge.c metadata.c source_capture.c source_paths.c session.c session_root.c output_path.c companion.c)
 # entry points and settings for the C++ and Fortran layers
 list(APPEND SP_SOURCES_record exported.c thread_name.c language.c)
 # the session switch against recording threads (issue 10)

@@ -46,6 +46,6 @@ add_executable(sp_loc_deep ${sp_deep_dir}/sp_loc_deep.F90)
 target_link_libraries(sp_loc_deep PRIVATE scope_profiler_fortran)
 target_compile_options(sp_loc_deep PRIVATE -std=f2008 -Werror -Wall)
 add_test(NAME fortran_sp_loc_long_path
-         COMMAND ${SP_SH} -c "$0 \"$1\" && $2 inspect \"$1\" --source deep | grep -F \"(${sp_deep_dir}/sp_loc_deep.F90:12)\""
+         COMMAND ${SP_SH} -c "$0 \"$1\" && $2 inspect \"$1\" --source deep | grep -F \"subdirectories/src/sp_loc_deep.F90:12)\""
                  $<TARGET_FILE:sp_loc_deep> ${CMAKE_CURRENT_BINARY_DIR}/sp_loc_deep.h5
                  $<TARGET_FILE:scope-profiler>)

@@ -6,6 +6,8 @@
  *   nometa.h5            one region, no metadata at all
  *   empty.h5             no region at all
  *   source.h5            a region with captured source text, one without
+ *   source_off.h5        a region with a location and no text: capture was off
+ *   source_unreadable.h5 the same with capture on (its file unreadable at finalize)
  *   names.h5             names with a comma, quotes, a line break, non-ASCII
  *   long.h5              long nested region names (fitting a width)
  *   threads.h5           two threads (the events' thread column)
@@ -185,6 +187,23 @@ static void make_source(const char *dir) {
     solve->source_text = sp_strdup("SP_REGION(\"solve\") {\n    iterate(&state);\n}\n");
     check(solve->source_file && solve->source_text, "strdup");
     write_file(dir, "source.h5", &m);
+
+    /* setup has a location but no text: once without capture, once with
+     * capture on and the file unreadable at finalize */
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "source locations", T0, T0 + 8 * MS);
+    free(m.rows[0].source_file);
+    m.rows[0].source_file = sp_strdup("lib/setup.c");
+    m.rows[0].source_line = 7;
+    check(m.rows[0].source_file != NULL, "strdup");
+    write_file(dir, "source_off.h5", &m);
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "source locations", T0, T0 + 8 * MS);
+    free(m.rows[0].source_file);
+    m.rows[0].source_file = sp_strdup("lib/setup.c");
+    check(m.rows[0].source_file != NULL, "strdup");
+    check(sp_model_meta_int(&m, "capture_region_source", 1) == SP_OK, "metadata");
+    write_file(dir, "source_unreadable.h5", &m);
 }
 
 static void make_names(const char *dir) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -340,6 +341,125 @@ static void test_source_capture_missing_file(void **state) {
     rs_profile_free(&p);
 }
 
+/* A relative __FILE__ (a build that compiled "src/rel.c" from its top
+ * directory), a run that changes directory after sp_setup: the file is found
+ * against the working directory at sp_setup; stored relative to it at
+ * minimal metadata, absolute at full. A relative file found nowhere is named
+ * on stderr with the places looked in. */
+static void record_relative_sources(const fixture *f, sp_metadata_detail detail, char **err) {
+    char *run_dir = rs_path_in(f->dir, "run");
+    char *src_dir = rs_path_in(f->dir, "run/src");
+    assert_int_equal(mkdir(run_dir, 0700), 0);
+    assert_int_equal(mkdir(src_dir, 0700), 0);
+    char *src = rs_path_in(f->dir, "run/src/rel.c");
+    FILE *out = fopen(src, "w");
+    assert_non_null(out);
+    fputs("int a;\nint solve(void) { return 1; }\n", out);
+    fclose(out);
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(run_dir), 0);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    opt.capture_region_source = 1;
+    opt.metadata_detail = detail;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    assert_int_equal(chdir(f->dir), 0); /* the program moves on */
+    sp_region_t rel = sp_region_at("relative", "src/rel.c", 2);
+    sp_region_t gone = sp_region_at("gone", "lib/gone.c", 3);
+    sp_begin(rel);
+    sp_end(rel);
+    sp_begin(gone);
+    sp_end(gone);
+    rs_capture_stderr_begin();
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    *err = rs_capture_stderr_end();
+    assert_int_equal(chdir(cwd), 0);
+    free(src);
+    free(src_dir);
+    free(run_dir);
+}
+
+static void test_source_relative_path_minimal(void **state) {
+    fixture *f = *state;
+    char *err;
+    record_relative_sources(f, SP_METADATA_MINIMAL, &err);
+    char *run_dir = rs_path_in(f->dir, "run");
+    char want[8192];
+    snprintf(want, sizeof want,
+             "scope-profiler: source of 1 region(s) not captured: lib/gone.c is relative to the "
+             "compile directory and is not under %s (the working directory at sp_setup) or ",
+             run_dir);
+    assert_non_null(strstr(err, want));
+    assert_non_null(strstr(err, "run from the compile directory, or compile with absolute"));
+    rs_profile p;
+    assert_int_equal(rs_profile_load(f->path, &p), 0);
+    long r = rs_row_of(&p, "relative");
+    assert_string_equal(p.source_texts[r], "int solve(void) { return 1; }");
+    assert_string_equal(p.source_files[r], "src/rel.c");
+    long g = rs_row_of(&p, "gone");
+    assert_string_equal(p.source_texts[g], "");
+    assert_string_equal(p.source_files[g], "lib/gone.c");
+    rs_profile_free(&p);
+    free(run_dir);
+    free(err);
+}
+
+static void test_source_relative_path_full(void **state) {
+    fixture *f = *state;
+    char *err;
+    record_relative_sources(f, SP_METADATA_FULL, &err);
+    char *real_dir = realpath(f->dir, NULL);
+    assert_non_null(real_dir);
+    char want[8192];
+    snprintf(want, sizeof want, "%s/run/src/rel.c", real_dir);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(f->path, &p), 0);
+    long r = rs_row_of(&p, "relative");
+    assert_string_equal(p.source_texts[r], "int solve(void) { return 1; }");
+    assert_string_equal(p.source_files[r], want);
+    rs_profile_free(&p);
+    free(real_dir);
+    free(err);
+}
+
+/* At minimal metadata a file outside the working directory is stored as
+ * Python's os.path.relpath gives it ("../src/x.c"). */
+static void test_source_path_outside_working_directory(void **state) {
+    fixture *f = *state;
+    char *real_dir = realpath(f->dir, NULL);
+    assert_non_null(real_dir);
+    char *run_dir = rs_path_in(real_dir, "run");
+    char *src_dir = rs_path_in(real_dir, "src");
+    char *src = rs_path_in(real_dir, "src/x.c");
+    assert_int_equal(mkdir(run_dir, 0700), 0);
+    assert_int_equal(mkdir(src_dir, 0700), 0);
+    FILE *out = fopen(src, "w");
+    assert_non_null(out);
+    fputs("x\n", out);
+    fclose(out);
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(run_dir), 0);
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = f->path;
+    assert_int_equal(sp_setup(&opt), SP_OK);
+    sp_region_t h = sp_region_at("outside", src, 1);
+    sp_begin(h);
+    sp_end(h);
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    assert_int_equal(chdir(cwd), 0);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(f->path, &p), 0);
+    assert_string_equal(p.source_files[rs_row_of(&p, "outside")], "../src/x.c");
+    assert_string_equal(p.source_texts[rs_row_of(&p, "outside")], ""); /* capture was off */
+    rs_profile_free(&p);
+    free(src);
+    free(src_dir);
+    free(run_dir);
+    free(real_dir);
+}
+
 /* Stored timestamps land on CLOCK_MONOTONIC's timeline, whichever counter is read. */
 static void check_clock(const fixture *f, const char *clock) {
     setenv("SCOPE_PROFILER_CLOCK", clock, 1);
@@ -408,6 +528,9 @@ int main(void) {
         T(test_source_capture_function_after_first_line),
         T(test_thread_and_core_counts),
         T(test_source_capture_missing_file),
+        T(test_source_relative_path_minimal),
+        T(test_source_relative_path_full),
+        T(test_source_path_outside_working_directory),
         T(test_clock_monotonic),
         T(test_clock_tsc),
         T(test_clock_auto),
