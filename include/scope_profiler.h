@@ -132,6 +132,8 @@ typedef struct sp_options {
                                          path count, total, min, max, spread and a duration
                                          histogram (docs/recording.md, "Aggregate mode") */
     sp_mpi_writer mpi_writer;       /**< read by sp_mpi_setup(); docs/mpi.md, "Writers" */
+    int no_session_root;            /**< nonzero: no "scope_profiler.session" root call (the
+                                         Python module's setup(); its session() keeps one) */
 } sp_options;
 
 /* {0} in C; {} in C++, where g++ -Wextra would flag every member {0} leaves out. */
@@ -252,6 +254,15 @@ SP_API sp_status sp_set_thread_name(const char *name);
  * restores "c".
  */
 SP_API void sp_set_source_language(const char *language);
+
+/**
+ * Adds `key` = `value` (text, copied) to the metadata of every later
+ * sp_finalize(), e.g. the Python module's "python_version". A key the
+ * library writes itself keeps the library's value; the same key again
+ * replaces the value, a NULL value removes it. Returns
+ * SP_ERR_INVALID_ARGUMENT for a NULL or empty key, SP_ERR_OUT_OF_MEMORY.
+ */
+SP_API sp_status sp_set_metadata_string(const char *key, const char *value);
 
 /*
  * The recording calls as real functions, for callers that cannot use the
@@ -451,6 +462,7 @@ static inline sp_status sp_internal_disabled_(const void *argument) {
 #define sp_finalize(options)    sp_internal_disabled_(options)
 #define sp_set_thread_name(name) sp_internal_disabled_(name)
 #define sp_set_source_language(language) ((void)(language))
+#define sp_set_metadata_string(key, value) sp_internal_disabled_(key)
 #define sp_begin_fn(region)     ((void)(region))
 #define sp_end_fn(region, file, line) ((void)(region), (void)(file), (void)(line))
 #define sp_begin_name_fn(name, file, line) ((void)(name), (void)(file), (void)(line))

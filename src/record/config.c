@@ -100,6 +100,7 @@ sp_status sp_config_load(sp_config *cfg, const sp_options *options) {
     cfg->clock = options->clock;
     cfg->journal = options->journal;
     cfg->memory_limit = options->memory_limit;
+    cfg->no_session_root = options->no_session_root != 0;
     const char *limit = env("SCOPE_PROFILER_MEMORY_LIMIT");
     if (limit && !parse_bytes(limit, &cfg->memory_limit))
         ignored("SCOPE_PROFILER_MEMORY_LIMIT", limit, "a number of bytes, optionally with K, M or G");

@@ -23,6 +23,7 @@ typedef struct sp_config {
     char *journal_dir;     /* NULL = the output's directory */
     uint64_t memory_limit; /* bytes, 0 = none */
     int aggregate;         /* aggregate mode (record/aggregate.h); the journal is then off */
+    int no_session_root;   /* no "scope_profiler.session" root call */
 } sp_config;
 
 /* Fills cfg from options (NULL = defaults) and the environment. Malformed

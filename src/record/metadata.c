@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "record/clock.h"
+#include "record/extra_metadata.h"
 #include "record/language.h"
 
 extern char **environ;
@@ -211,5 +212,5 @@ sp_status sp_metadata_collect(sp_model *m, const sp_metadata_input *in) {
                          in->num_nodes > 1 ? "online_cpus_times_nodes" : "online_cpus")))
         return st;
     if (in->detail == SP_METADATA_FULL && (st = put_full(m))) return st;
-    return SP_OK;
+    return sp_extra_metadata_apply(m);
 }

@@ -98,7 +98,7 @@ sp_status sp_setup(const sp_options *options) {
             start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
             __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
-            sp_session_root_open();
+            if (!config.no_session_root) sp_session_root_open();
         }
     }
     pthread_mutex_unlock(&session_lock);
