@@ -168,3 +168,15 @@ void sppy_runs_clear(sppy_runs *runs) {
     Py_CLEAR(runs->holders);
     memset(runs, 0, sizeof *runs);
 }
+
+int sppy_str_arg(PyObject *o, const char *func, const char *name, int allow_none,
+                 const char **out) {
+    if (!o || (allow_none && o == Py_None)) return 0;
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be str%s, not %.100s", func, name,
+                     allow_none ? " or None" : "", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = PyUnicode_AsUTF8(o);
+    return *out ? 0 : -1;
+}

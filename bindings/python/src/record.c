@@ -299,15 +299,23 @@ static PyObject *py_setup(PyObject *module, PyObject *args, PyObject *kwargs) {
                                "buffer_limit",     "track_threads",  "session_root",
                                NULL};
     PyObject *path = NULL, *level = Py_None, *journal = Py_None, *buffer_limit = Py_None;
+    PyObject *label_o = NULL, *detail_o = NULL, *compression_o = NULL, *clock_o = NULL;
     const char *label = NULL, *detail = "minimal", *compression = NULL, *clock = NULL;
     int capture = 0, deactivate = 0, aggregate = 0, track_threads = 1, session_root = 0;
     unsigned long long memory_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O&zsppppzOKOzOpp:setup", keywords,
-                                     PyUnicode_FSConverter, &path, &label, &detail, &capture,
-                                     &deactivate, &aggregate, &compression, &level,
-                                     &memory_limit, &journal, &clock, &buffer_limit,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O&OOpppOOKOOOpp:setup", keywords,
+                                     PyUnicode_FSConverter, &path, &label_o, &detail_o, &capture,
+                                     &deactivate, &aggregate, &compression_o, &level,
+                                     &memory_limit, &journal, &clock_o, &buffer_limit,
                                      &track_threads, &session_root))
         return NULL;
+    if (sppy_str_arg(label_o, "setup", "label", 1, &label) < 0 ||
+        sppy_str_arg(detail_o, "setup", "metadata_detail", 0, &detail) < 0 ||
+        sppy_str_arg(compression_o, "setup", "hdf5_compression", 1, &compression) < 0 ||
+        sppy_str_arg(clock_o, "setup", "clock", 1, &clock) < 0) {
+        Py_XDECREF(path);
+        return NULL;
+    }
     PyObject *out = NULL;
     sp_options o = SP_OPTIONS_INIT;
     o.file_path = path ? PyBytes_AS_STRING(path) : "profiling_data.h5";

@@ -318,6 +318,12 @@ static PyObject *pooled_row(const sp_summary_row *r) {
     Py_DECREF(p50);
     Py_DECREF(p95);
     Py_DECREF(p99);
+    /* percentiles from an aggregate file's histograms carry their error bound (as inspect --format json) */
+    if (row && r->has_percentiles && r->percentile_error > 0.0) {
+        PyObject *e = PyFloat_FromDouble(r->percentile_error);
+        if (!e || PyDict_SetItemString(row, "percentile_relative_error", e) < 0) Py_CLEAR(row);
+        Py_XDECREF(e);
+    }
     return row;
 }
 
@@ -382,12 +388,15 @@ static sp_status print_into(FILE *out, void *ctx, sp_error *err) {
 static PyObject *format_summary(PyObject *o, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"sort",  "columns", "include", "exclude", "ranks",
                                "suppress_notes", "ascii", "title", "top", NULL};
-    PyObject *columns = NULL, *inc = NULL, *exc = NULL, *ranks = NULL;
+    PyObject *columns = NULL, *inc = NULL, *exc = NULL, *ranks = NULL, *sort_o = NULL, *title_o = NULL;
     const char *sort = NULL, *title = NULL;
     int suppress = 0, ascii = 0;
     Py_ssize_t top = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zOOOOppzn:print_summary", keywords, &sort,
-                                     &columns, &inc, &exc, &ranks, &suppress, &ascii, &title, &top))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOOppOn:print_summary", keywords, &sort_o,
+                                     &columns, &inc, &exc, &ranks, &suppress, &ascii, &title_o, &top))
+        return NULL;
+    if (sppy_str_arg(sort_o, "print_summary", "sort", 1, &sort) < 0 ||
+        sppy_str_arg(title_o, "print_summary", "title", 1, &title) < 0)
         return NULL;
     if (top < 0) return PyErr_Format(PyExc_ValueError, "print_summary(): top must be 0 or more");
     sppy_filter f, cols;

@@ -80,6 +80,11 @@ typedef struct sppy_runs {
 int sppy_runs_parse(PyObject *arg, const char *argname, sppy_runs *out);
 void sppy_runs_clear(sppy_runs *runs);
 
+/* *out = the UTF-8 text of o (unchanged when o is NULL, or None with allow_none);
+ * -1 with a TypeError naming func's argument name. */
+int sppy_str_arg(PyObject *o, const char *func, const char *name, int allow_none,
+                 const char **out);
+
 /* Reads a profile with the GIL released; NULL with an exception. */
 PyObject *sppy_read_path(PyObject *path);
 

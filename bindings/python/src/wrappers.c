@@ -179,7 +179,7 @@ static PyObject *compare(PyObject *args, PyObject *kwargs, int check) {
     PyObject *a_arg, *b_arg, *inc = NULL, *exc = NULL, *ranks = NULL, *threshold = Py_None;
     const char *metric = "total", *by = "region";
     int significance = 1, fail_on_new = 0, significant = 0;
-    double level = SP_COMPARE_DEFAULT_LEVEL, max_regression = check ? 5.0 : 0.0;
+    double level = SP_COMPARE_DEFAULT_LEVEL, max_regression = 0.0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, check ? "OO|$ssOOOOpddpp:check" : "OO|$ssOOOOpddpp:diff",
                                      keywords, &a_arg, &b_arg, &metric, &by, &inc, &exc, &ranks,
                                      &threshold, &significance, &level, &max_regression,
@@ -489,7 +489,7 @@ PyMethodDef sppy_wrapper_methods[] = {
     {"diff", (PyCFunction)(void (*)(void))py_diff, METH_VARARGS | METH_KEYWORDS,
      "diff(a, b, *, metric='total', by='region', ...): one dict per row."},
     {"check", (PyCFunction)(void (*)(void))py_check, METH_VARARGS | METH_KEYWORDS,
-     "check(a, b, *, max_regression=5.0, ...): {'passed', 'violations', 'rows'}."},
+     "check(a, b, *, max_regression=0.0, ...): {'passed', 'violations', 'rows'}."},
     {"export", (PyCFunction)(void (*)(void))py_export, METH_VARARGS | METH_KEYWORDS,
      "export(results, format, path=None, ...): the trace as str/bytes, or written to path."},
     {"plot", (PyCFunction)(void (*)(void))py_plot, METH_VARARGS | METH_KEYWORDS,
