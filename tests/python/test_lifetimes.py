@@ -105,7 +105,9 @@ for _ in range(1500):
     x.format_summary()
     scope_profiler.collect_region_statistics(x)
 growth = rss_kib() - before
-assert growth < 4096, f"resident memory grew by {growth} KiB over 1500 reads"
+# (under ASan the quarantine keeps freed memory resident: the release build checks growth)
+if "asan" not in os.environ.get("LD_PRELOAD", ""):
+    assert growth < 4096, f"resident memory grew by {growth} KiB over 1500 reads"
 
 # --- bad input: the Python package's exceptions, never a crash -------------
 with tempfile.TemporaryDirectory() as work:

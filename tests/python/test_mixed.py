@@ -30,4 +30,13 @@ with tempfile.TemporaryDirectory() as work:
                 if s < r["py_step"][0].end_times[-1])
     assert abs(rows["py_step"]["exclusive_duration"] - (rows["py_step"]["total_duration"] - inner)) < 1e-9
     assert r.metadata["source_language"] == "python"
+# h5py (Debian's) and the module share one HDF5 library in the process
+import h5py  # noqa: E402
+
+with h5py.File(sys.argv[2], "r") as f:
+    assert "region_table" in f
+with open("/proc/self/maps") as f:
+    hdf5 = {os.path.realpath(line.split()[-1]) for line in f if "libhdf5" in line and ".so" in line}
+hdf5_core = {p for p in hdf5 if "hl" not in os.path.basename(p)}
+assert len(hdf5_core) == 1, hdf5
 print("mixed: one file, py_step 7 calls, c_kernel 31 calls")
