@@ -1,7 +1,8 @@
 """pip install --no-build-isolation ./bindings/python: the scope_profiler module.
 
 It links the libscope_profiler found first of: $SCOPE_PROFILER_PREFIX (an
-install prefix), pkg-config scope_profiler, or this checkout's build/ (after
+install prefix), $SCOPE_PROFILER_BUILD_DIR (a build directory of this
+checkout), pkg-config scope_profiler, or this checkout's build/ (after
 `cmake -S . -B build && cmake --build build`). The library's directory is
 the extension's run path, so nothing else needs setting (docs/python.md).
 """
@@ -39,12 +40,17 @@ def locate():
             raise SystemExit(f"SCOPE_PROFILER_PREFIX={prefix}: no libscope_profiler.so under it")
         return [os.path.join(prefix, "include")], libs[0], os.path.join(prefix, "bin",
                                                                           "scope-profiler")
+    build = os.environ.get("SCOPE_PROFILER_BUILD_DIR")
+    if build:
+        if not glob.glob(os.path.join(build, "libscope_profiler.so*")):
+            raise SystemExit(f"SCOPE_PROFILER_BUILD_DIR={build}: no libscope_profiler.so in it")
+        return [os.path.join(CHECKOUT, "include")], build, os.path.join(build, "scope-profiler")
     cflags, libdir = pkg_config("--cflags"), pkg_config("--variable=libdir")
     if cflags is not None and libdir:
         prefix = (pkg_config("--variable=prefix") or [""])[0]
         return ([f[2:] for f in cflags if f.startswith("-I")], libdir[0],
                 os.path.join(prefix, "bin", "scope-profiler"))
-    build = os.environ.get("SCOPE_PROFILER_BUILD_DIR", os.path.join(CHECKOUT, "build"))
+    build = os.path.join(CHECKOUT, "build")
     if glob.glob(os.path.join(build, "libscope_profiler.so*")):
         return [os.path.join(CHECKOUT, "include")], build, os.path.join(build, "scope-profiler")
     raise SystemExit(

@@ -68,7 +68,8 @@ expected += ["aggregated over ranks", "  ranks       : [0]", f"  num_calls   : {
              f"  std     [s] : {t['std_duration']}"]
 calls = [e for e in events if e["name"] == "timestep" and e["rank"] == 0]
 calls.sort(key=lambda e: e["call_index"])
-durations = np.array([e["duration"] for e in calls])
+# events reports end - start in float seconds; Region.durations is the stored int64 ns / 1e9
+durations = np.round(np.array([e["duration"] for e in calls]) * 1e9) / 1e9
 starts = np.array([e["start"] for e in calls])
 r0 = rank0["timestep"]
 expected += ["", "rank 0 only", f"  durations [s]: {durations}",

@@ -55,10 +55,10 @@ static int rank_list(PyObject *arg, uint32_t **out, size_t *count) {
     *out = NULL;
     *count = 0;
     if (!arg || arg == Py_None) return 0;
-    PyObject *seq = PyLong_Check(arg) ? PyTuple_Pack(1, arg)
-                                      : ((PyList_Check(arg) || PyTuple_Check(arg))
-                                             ? PySequence_Tuple(arg)
-                                             : NULL);
+    PyObject *seq =
+        PyLong_Check(arg)
+            ? PyTuple_Pack(1, arg)
+            : ((PyList_Check(arg) || PyTuple_Check(arg)) ? PySequence_Tuple(arg) : NULL);
     if (!seq) {
         if (!PyErr_Occurred())
             PyErr_Format(PyExc_TypeError, "ranks must be an int, a list of int or None, not %.100s",
@@ -135,8 +135,8 @@ int sppy_runs_parse(PyObject *arg, const char *argname, sppy_runs *out) {
     memset(out, 0, sizeof *out);
     out->holders = PyList_New(0);
     if (!out->holders) return -1;
-    PyObject *seq = (PyList_Check(arg) || PyTuple_Check(arg)) ? PySequence_Tuple(arg)
-                                                              : PyTuple_Pack(1, arg);
+    PyObject *seq =
+        (PyList_Check(arg) || PyTuple_Check(arg)) ? PySequence_Tuple(arg) : PyTuple_Pack(1, arg);
     if (!seq) goto fail;
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     out->runs = calloc((size_t)n + 1, sizeof *out->runs);

@@ -1,7 +1,7 @@
 /* The module: types, exceptions and the mapping of sp_status onto Python's exceptions. */
 #include "sp_py.h"
 
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define NPY_NO_DEPRECATED_API  NPY_1_7_API_VERSION
 #define PY_ARRAY_UNIQUE_SYMBOL sppy_numpy_api
 #include <numpy/arrayobject.h>
 
@@ -11,25 +11,40 @@ PyObject *sppy_raise_status(sp_status status, const char *message) {
     PyObject *type;
     switch (status) {
     case SP_ERR_NO_SUCH_FILE:
-    case SP_ERR_NO_DIRECTORY: type = PyExc_FileNotFoundError; break;
-    case SP_ERR_PERMISSION: type = PyExc_PermissionError; break;
+    case SP_ERR_NO_DIRECTORY:
+        type = PyExc_FileNotFoundError;
+        break;
+    case SP_ERR_PERMISSION:
+        type = PyExc_PermissionError;
+        break;
     case SP_ERR_IO:
     case SP_ERR_DISK_FULL:
-    case SP_ERR_HDF5: type = PyExc_OSError; break;
+    case SP_ERR_HDF5:
+        type = PyExc_OSError;
+        break;
     case SP_ERR_NOT_HDF5:
     case SP_ERR_NOT_A_PROFILE:
     case SP_ERR_SCHEMA_TOO_NEW:
     case SP_ERR_DAMAGED:
     case SP_ERR_BAD_DATASET:
-    case SP_ERR_NESTING: type = sppy_corrupt_error; break;
-    case SP_ERR_OUT_OF_MEMORY: return PyErr_NoMemory();
+    case SP_ERR_NESTING:
+        type = sppy_corrupt_error;
+        break;
+    case SP_ERR_OUT_OF_MEMORY:
+        return PyErr_NoMemory();
     case SP_ERR_NO_SUCH_REGION:
-    case SP_ERR_NO_SUCH_RANK: type = PyExc_KeyError; break;
+    case SP_ERR_NO_SUCH_RANK:
+        type = PyExc_KeyError;
+        break;
     case SP_ERR_INVALID_ARGUMENT:
     case SP_ERR_BAD_PATTERN:
     case SP_ERR_BAD_OPTION:
-    case SP_ERR_UNAVAILABLE: type = PyExc_ValueError; break;
-    default: type = PyExc_RuntimeError; break;
+    case SP_ERR_UNAVAILABLE:
+        type = PyExc_ValueError;
+        break;
+    default:
+        type = PyExc_RuntimeError;
+        break;
     }
     PyErr_SetString(type, message && *message ? message : sp_status_string(status));
     return NULL;
@@ -45,17 +60,15 @@ PyObject *sppy_float_or_none(double v) {
 }
 
 PyObject *sppy_summary_dict(const sp_summary *s) {
-    return Py_BuildValue("{sK sN sN sN sN sN sN sN sN sN}", "num_calls",
-                         (unsigned long long)s->num_calls, "total_duration",
-                         sppy_float_or_none(s->total_duration), "inclusive_duration",
-                         sppy_float_or_none(s->inclusive_duration), "exclusive_duration",
-                         sppy_float_or_none(s->exclusive_duration), "average_duration",
-                         sppy_float_or_none(s->average_duration), "min_duration",
-                         sppy_float_or_none(s->min_duration), "max_duration",
-                         sppy_float_or_none(s->max_duration), "first_duration",
-                         sppy_float_or_none(s->first_duration), "last_duration",
-                         sppy_float_or_none(s->last_duration), "std_duration",
-                         sppy_float_or_none(s->std_duration));
+    return Py_BuildValue(
+        "{sK sN sN sN sN sN sN sN sN sN}", "num_calls", (unsigned long long)s->num_calls,
+        "total_duration", sppy_float_or_none(s->total_duration), "inclusive_duration",
+        sppy_float_or_none(s->inclusive_duration), "exclusive_duration",
+        sppy_float_or_none(s->exclusive_duration), "average_duration",
+        sppy_float_or_none(s->average_duration), "min_duration",
+        sppy_float_or_none(s->min_duration), "max_duration", sppy_float_or_none(s->max_duration),
+        "first_duration", sppy_float_or_none(s->first_duration), "last_duration",
+        sppy_float_or_none(s->last_duration), "std_duration", sppy_float_or_none(s->std_duration));
 }
 
 PyObject *sppy_json_loads(const char *text) {
@@ -102,9 +115,15 @@ static int add_methods(PyObject *m, PyMethodDef *defs) {
 }
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "scope_profiler._core",
-    "The C core of scope_profiler: recording and analysis over libscope_profiler.", -1, NULL,
-    NULL, NULL, NULL, NULL};
+    PyModuleDef_HEAD_INIT,
+    "scope_profiler._core",
+    "The C core of scope_profiler: recording and analysis over libscope_profiler.",
+    -1,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
 
 PyMODINIT_FUNC PyInit__core(void);
 PyMODINIT_FUNC PyInit__core(void) {
@@ -116,7 +135,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         "The file is not a readable profile: not HDF5, not a profile layout, a newer "
         "schema, or damaged columns. The message names the file and the problem.",
         PyExc_ValueError, NULL);
-    if (!sppy_corrupt_error || PyModule_AddObjectRef(m, "CorruptProfileError", sppy_corrupt_error) < 0 ||
+    if (!sppy_corrupt_error ||
+        PyModule_AddObjectRef(m, "CorruptProfileError", sppy_corrupt_error) < 0 ||
         add_type(m, &sppy_results_type, "ProfilingResults") < 0 ||
         add_type(m, &sppy_mpi_region_type, "MPIRegion") < 0 ||
         add_type(m, &sppy_region_type, "Region") < 0 ||

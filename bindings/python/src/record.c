@@ -12,8 +12,7 @@
 /* --- RegionScope: the context manager of one region --------------------- */
 
 typedef struct sppy_scope {
-    PyObject_HEAD
-    sp_region_t handle;
+    PyObject_HEAD sp_region_t handle;
     PyObject *name;
 } sppy_scope;
 
@@ -143,8 +142,7 @@ static PyObject *py_null_region(PyObject *module, PyObject *name) {
 /* --- ProfiledFunction: a decorated function ----------------------------- */
 
 typedef struct sppy_profiled {
-    PyObject_HEAD
-    PyObject *func;
+    PyObject_HEAD PyObject *func;
     sp_region_t handle;
     vectorcallfunc vectorcall;
     PyObject *dict;
@@ -270,9 +268,12 @@ static int parse_compression(const char *text, sp_options *o) {
 }
 
 static int parse_clock(const char *text, sp_options *o) {
-    if (!text || !strcmp(text, "auto")) o->clock = SP_CLOCK_AUTO;
-    else if (!strcmp(text, "tsc")) o->clock = SP_CLOCK_TSC;
-    else if (!strcmp(text, "monotonic")) o->clock = SP_CLOCK_MONOTONIC;
+    if (!text || !strcmp(text, "auto"))
+        o->clock = SP_CLOCK_AUTO;
+    else if (!strcmp(text, "tsc"))
+        o->clock = SP_CLOCK_TSC;
+    else if (!strcmp(text, "monotonic"))
+        o->clock = SP_CLOCK_MONOTONIC;
     else {
         PyErr_Format(PyExc_ValueError, "setup(): clock '%s' is not 'auto', 'tsc' or 'monotonic'",
                      text);
@@ -292,22 +293,30 @@ static void note_python_version(void) {
 
 static PyObject *py_setup(PyObject *module, PyObject *args, PyObject *kwargs) {
     (void)module;
-    static char *keywords[] = {"file_path",        "label",          "metadata_detail",
-                               "capture_region_source", "deactivate_profiling",
-                               "aggregation_mode", "hdf5_compression", "hdf5_compression_level",
-                               "memory_limit",     "journal",        "clock",
-                               "buffer_limit",     "track_threads",  "session_root",
+    static char *keywords[] = {"file_path",
+                               "label",
+                               "metadata_detail",
+                               "capture_region_source",
+                               "deactivate_profiling",
+                               "aggregation_mode",
+                               "hdf5_compression",
+                               "hdf5_compression_level",
+                               "memory_limit",
+                               "journal",
+                               "clock",
+                               "buffer_limit",
+                               "track_threads",
+                               "session_root",
                                NULL};
     PyObject *path = NULL, *level = Py_None, *journal = Py_None, *buffer_limit = Py_None;
     PyObject *label_o = NULL, *detail_o = NULL, *compression_o = NULL, *clock_o = NULL;
     const char *label = NULL, *detail = "minimal", *compression = NULL, *clock = NULL;
     int capture = 0, deactivate = 0, aggregate = 0, track_threads = 1, session_root = 0;
     unsigned long long memory_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O&OOpppOOKOOOpp:setup", keywords,
-                                     PyUnicode_FSConverter, &path, &label_o, &detail_o, &capture,
-                                     &deactivate, &aggregate, &compression_o, &level,
-                                     &memory_limit, &journal, &clock_o, &buffer_limit,
-                                     &track_threads, &session_root))
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwargs, "|$O&OOpppOOKOOOpp:setup", keywords, PyUnicode_FSConverter, &path,
+            &label_o, &detail_o, &capture, &deactivate, &aggregate, &compression_o, &level,
+            &memory_limit, &journal, &clock_o, &buffer_limit, &track_threads, &session_root))
         return NULL;
     if (sppy_str_arg(label_o, "setup", "label", 1, &label) < 0 ||
         sppy_str_arg(detail_o, "setup", "metadata_detail", 0, &detail) < 0 ||
@@ -325,8 +334,10 @@ static PyObject *py_setup(PyObject *module, PyObject *args, PyObject *kwargs) {
     o.aggregate = aggregate;
     o.memory_limit = memory_limit;
     o.no_session_root = !session_root;
-    if (!strcmp(detail, "minimal")) o.metadata_detail = SP_METADATA_MINIMAL;
-    else if (!strcmp(detail, "full")) o.metadata_detail = SP_METADATA_FULL;
+    if (!strcmp(detail, "minimal"))
+        o.metadata_detail = SP_METADATA_MINIMAL;
+    else if (!strcmp(detail, "full"))
+        o.metadata_detail = SP_METADATA_FULL;
     else {
         PyErr_Format(PyExc_ValueError, "setup(): metadata_detail '%s' is not 'minimal' or 'full'",
                      detail);
@@ -335,9 +346,10 @@ static PyObject *py_setup(PyObject *module, PyObject *args, PyObject *kwargs) {
     if (parse_compression(compression, &o) < 0 || parse_clock(clock, &o) < 0) goto done;
     if (level != Py_None) {
         if (!PyLong_Check(level)) {
-            PyErr_Format(PyExc_TypeError,
-                         "setup() argument 'hdf5_compression_level' must be int or None, not %.100s",
-                         Py_TYPE(level)->tp_name);
+            PyErr_Format(
+                PyExc_TypeError,
+                "setup() argument 'hdf5_compression_level' must be int or None, not %.100s",
+                Py_TYPE(level)->tp_name);
             goto done;
         }
         long v = PyLong_AsLong(level);
@@ -356,7 +368,8 @@ static PyObject *py_setup(PyObject *module, PyObject *args, PyObject *kwargs) {
         o.journal = on ? SP_JOURNAL_ON : SP_JOURNAL_OFF;
     }
     if (buffer_limit != Py_None && !PyLong_Check(buffer_limit)) {
-        PyErr_Format(PyExc_TypeError, "setup() argument 'buffer_limit' must be int or None, not %.100s",
+        PyErr_Format(PyExc_TypeError,
+                     "setup() argument 'buffer_limit' must be int or None, not %.100s",
                      Py_TYPE(buffer_limit)->tp_name);
         goto done;
     }

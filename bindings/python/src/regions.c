@@ -1,7 +1,7 @@
 /* MPIRegion (one region over all ranks) and Region (one rank): values from the C analysis. */
 #include "sp_py.h"
 
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define NPY_NO_DEPRECATED_API  NPY_1_7_API_VERSION
 #define PY_ARRAY_UNIQUE_SYMBOL sppy_numpy_api
 #define NO_IMPORT_ARRAY
 #include <numpy/arrayobject.h>
@@ -59,7 +59,7 @@ static PyObject *mr_num_calls(PyObject *o, void *c) {
 }
 
 #define MR_FLOAT(attr, fn)                                                                         \
-    static PyObject *mr_##attr(PyObject *o, void *c) {                                            \
+    static PyObject *mr_##attr(PyObject *o, void *c) {                                             \
         (void)c;                                                                                   \
         return sppy_float_or_none(fn(MR(o)));                                                      \
     }
@@ -143,7 +143,7 @@ static PyObject *num_calls_per_rank(PyObject *o, PyObject *unused) {
 }
 
 #define MR_PER_RANK(pyname, fn)                                                                    \
-    static PyObject *pyname(PyObject *o, PyObject *unused) {                                      \
+    static PyObject *pyname(PyObject *o, PyObject *unused) {                                       \
         (void)unused;                                                                              \
         return per_rank_dict(o, fn);                                                               \
     }
@@ -164,7 +164,8 @@ static PyObject *mr_percentile(PyObject *o, PyObject *arg) {
     double q = PyFloat_AsDouble(arg);
     if (q == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
-        return PyErr_Format(PyExc_TypeError, "percentile() argument 'q' must be a number, not %.100s",
+        return PyErr_Format(PyExc_TypeError,
+                            "percentile() argument 'q' must be a number, not %.100s",
                             Py_TYPE(arg)->tp_name);
     }
     if (!(q >= 0 && q <= 100))
@@ -182,8 +183,9 @@ static PyObject *mr_getitem(PyObject *o, PyObject *key) {
     long rank = PyLong_AsLong(key);
     if (rank == -1 && PyErr_Occurred()) return NULL;
     sp_error err = {0};
-    const sp_rank_region *rr =
-        rank < 0 || rank > (long)UINT32_MAX ? NULL : sp_mpi_region_rank(MR(o), (uint32_t)rank, &err);
+    const sp_rank_region *rr = rank < 0 || rank > (long)UINT32_MAX
+                                   ? NULL
+                                   : sp_mpi_region_rank(MR(o), (uint32_t)rank, &err);
     if (!rr) {
         if (!err.status) {
             err.status = SP_ERR_NO_SUCH_RANK;
@@ -224,7 +226,6 @@ static PyMethodDef mr_methods[] = {
     {"get_summary", mr_get_summary, METH_NOARGS, "The pooled statistics as a dict."},
     {"percentile", mr_percentile, METH_O, "percentile(q): of the pooled durations, s."},
     {NULL, NULL, 0, NULL}};
-
 
 static PyMappingMethods mr_mapping = {.mp_length = mr_len, .mp_subscript = mr_getitem};
 
@@ -309,7 +310,7 @@ static PyObject *rr_num_calls(PyObject *o, void *c) {
 }
 
 #define RR_FLOAT(attr, fn)                                                                         \
-    static PyObject *rr_##attr(PyObject *o, void *c) {                                            \
+    static PyObject *rr_##attr(PyObject *o, void *c) {                                             \
         (void)c;                                                                                   \
         return sppy_float_or_none(fn(RR(o)));                                                      \
     }
@@ -343,7 +344,8 @@ static PyObject *rr_percentile(PyObject *o, PyObject *arg) {
     double q = PyFloat_AsDouble(arg);
     if (q == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
-        return PyErr_Format(PyExc_TypeError, "percentile() argument 'q' must be a number, not %.100s",
+        return PyErr_Format(PyExc_TypeError,
+                            "percentile() argument 'q' must be a number, not %.100s",
                             Py_TYPE(arg)->tp_name);
     }
     if (!(q >= 0 && q <= 100))

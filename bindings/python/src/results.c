@@ -48,7 +48,8 @@ static PyObject *py_read_h5(PyObject *module, PyObject *args, PyObject *kwargs) 
     int verbose = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:read_h5", keywords, &path, &verbose))
         return NULL;
-    if (!PyUnicode_Check(path) && !PyBytes_Check(path) && !PyObject_HasAttrString(path, "__fspath__"))
+    if (!PyUnicode_Check(path) && !PyBytes_Check(path) &&
+        !PyObject_HasAttrString(path, "__fspath__"))
         return PyErr_Format(PyExc_TypeError,
                             "read_h5() argument 'file_path' must be str or os.PathLike, not %.100s",
                             Py_TYPE(path)->tp_name);
@@ -199,13 +200,18 @@ static PyObject *label(PyObject *o, void *closure) {
 
 static PyObject *metadata_value(const sp_metadata_item *it) {
     switch (it->type) {
-    case SP_VALUE_INT: return PyLong_FromLongLong(it->int_value);
-    case SP_VALUE_FLOAT: return PyFloat_FromDouble(it->float_value);
-    case SP_VALUE_STRING: return PyUnicode_DecodeUTF8(it->string_value, (Py_ssize_t)strlen(it->string_value), "replace");
+    case SP_VALUE_INT:
+        return PyLong_FromLongLong(it->int_value);
+    case SP_VALUE_FLOAT:
+        return PyFloat_FromDouble(it->float_value);
+    case SP_VALUE_STRING:
+        return PyUnicode_DecodeUTF8(it->string_value, (Py_ssize_t)strlen(it->string_value),
+                                    "replace");
     case SP_VALUE_STRING_LIST: {
         PyObject *list = PyList_New((Py_ssize_t)it->list_len);
         for (size_t i = 0; list && i < it->list_len; i++) {
-            PyObject *s = PyUnicode_DecodeUTF8(it->list[i], (Py_ssize_t)strlen(it->list[i]), "replace");
+            PyObject *s =
+                PyUnicode_DecodeUTF8(it->list[i], (Py_ssize_t)strlen(it->list[i]), "replace");
             if (!s) {
                 Py_CLEAR(list);
                 break;
@@ -266,7 +272,8 @@ static PyGetSetDef results_getset[] = {
 static PyObject *get_regions(PyObject *o, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"include", "exclude", "ranks", NULL};
     PyObject *inc = NULL, *exc = NULL, *ranks = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:get_regions", keywords, &inc, &exc, &ranks))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:get_regions", keywords, &inc, &exc,
+                                     &ranks))
         return NULL;
     sppy_filter f;
     if (sppy_filter_parse(inc, exc, ranks, &f) < 0) return NULL;
@@ -312,13 +319,14 @@ static PyObject *pooled_row(const sp_summary_row *r) {
         sppy_float_or_none(r->last_duration), "std_duration", sppy_float_or_none(r->std_duration),
         "tags", tags, "p50_duration", p50, "p95_duration", p95, "p99_duration", p99,
         "rank_imbalance", sppy_float_or_none(r->rank_imbalance), "rank_imbalance_pct",
-        sppy_float_or_none(r->rank_imbalance_pct), "p50", p50, "p95", p95, "p99", p99,
-        "imbalance", sppy_float_or_none(r->rank_imbalance_pct));
+        sppy_float_or_none(r->rank_imbalance_pct), "p50", p50, "p95", p95, "p99", p99, "imbalance",
+        sppy_float_or_none(r->rank_imbalance_pct));
     Py_DECREF(tags);
     Py_DECREF(p50);
     Py_DECREF(p95);
     Py_DECREF(p99);
-    /* percentiles from an aggregate file's histograms carry their error bound (as inspect --format json) */
+    /* percentiles from an aggregate file's histograms carry their error bound (as inspect --format
+     * json) */
     if (row && r->has_percentiles && r->percentile_error > 0.0) {
         PyObject *e = PyFloat_FromDouble(r->percentile_error);
         if (!e || PyDict_SetItemString(row, "percentile_relative_error", e) < 0) Py_CLEAR(row);
@@ -359,7 +367,8 @@ static PyObject *summary(PyObject *o, PyObject *args, PyObject *kwargs) {
     sppy_filter f;
     if (sppy_filter_parse(inc, exc, ranks, &f) < 0) return NULL;
     sp_error err = {0};
-    sp_summary_rows *rows = sp_results_summary(((sppy_results *)o)->results, &f.filter, per_rank, &err);
+    sp_summary_rows *rows =
+        sp_results_summary(((sppy_results *)o)->results, &f.filter, per_rank, &err);
     sppy_filter_clear(&f);
     if (!rows) return sppy_raise(&err);
     PyObject *out = PyList_New((Py_ssize_t)rows->count);
@@ -386,14 +395,16 @@ static sp_status print_into(FILE *out, void *ctx, sp_error *err) {
 }
 
 static PyObject *format_summary(PyObject *o, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"sort",  "columns", "include", "exclude", "ranks",
-                               "suppress_notes", "ascii", "title", "top", NULL};
-    PyObject *columns = NULL, *inc = NULL, *exc = NULL, *ranks = NULL, *sort_o = NULL, *title_o = NULL;
+    static char *keywords[] = {"sort",           "columns", "include", "exclude", "ranks",
+                               "suppress_notes", "ascii",   "title",   "top",     NULL};
+    PyObject *columns = NULL, *inc = NULL, *exc = NULL, *ranks = NULL, *sort_o = NULL,
+             *title_o = NULL;
     const char *sort = NULL, *title = NULL;
     int suppress = 0, ascii = 0;
     Py_ssize_t top = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOOppOn:print_summary", keywords, &sort_o,
-                                     &columns, &inc, &exc, &ranks, &suppress, &ascii, &title_o, &top))
+                                     &columns, &inc, &exc, &ranks, &suppress, &ascii, &title_o,
+                                     &top))
         return NULL;
     if (sppy_str_arg(sort_o, "print_summary", "sort", 1, &sort) < 0 ||
         sppy_str_arg(title_o, "print_summary", "title", 1, &title) < 0)

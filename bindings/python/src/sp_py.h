@@ -16,21 +16,18 @@ extern PyObject *sppy_corrupt_error;
 
 /* ProfilingResults: owns one sp_results. */
 typedef struct sppy_results {
-    PyObject_HEAD
-    sp_results *results;
+    PyObject_HEAD sp_results *results;
     PyObject *path; /* str, as given to read_h5 (or the output path) */
 } sppy_results;
 
 /* MPIRegion and Region: borrowed C objects kept alive by a reference to their results. */
 typedef struct sppy_mpi_region {
-    PyObject_HEAD
-    sppy_results *owner;
+    PyObject_HEAD sppy_results *owner;
     const sp_mpi_region *region;
 } sppy_mpi_region;
 
 typedef struct sppy_region {
-    PyObject_HEAD
-    sppy_results *owner;
+    PyObject_HEAD sppy_results *owner;
     const sp_rank_region *region;
     PyObject *durations, *start_times, *end_times; /* read-only arrays, made on first use */
 } sppy_region;
@@ -82,8 +79,7 @@ void sppy_runs_clear(sppy_runs *runs);
 
 /* *out = the UTF-8 text of o (unchanged when o is NULL, or None with allow_none);
  * -1 with a TypeError naming func's argument name. */
-int sppy_str_arg(PyObject *o, const char *func, const char *name, int allow_none,
-                 const char **out);
+int sppy_str_arg(PyObject *o, const char *func, const char *name, int allow_none, const char **out);
 
 /* Reads a profile with the GIL released; NULL with an exception. */
 PyObject *sppy_read_path(PyObject *path);

@@ -74,11 +74,12 @@ static PyObject *region_statistics(PyObject *args, PyObject *kwargs, int write) 
     static char *collect_kw[] = {"results", FILTER_KEYWORDS, "labels", NULL};
     static char *write_kw[] = {"results", "out_path", FILTER_KEYWORDS, "labels", NULL};
     PyObject *runs_arg, *out_path = NULL, *inc = NULL, *exc = NULL, *ranks = NULL, *labels = NULL;
-    int ok = write ? PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOO:write_region_statistics_json",
-                                                 write_kw, &runs_arg, &out_path, &inc, &exc,
-                                                 &ranks, &labels)
-                   : PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:collect_region_statistics",
-                                                 collect_kw, &runs_arg, &inc, &exc, &ranks, &labels);
+    int ok = write
+                 ? PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOO:write_region_statistics_json",
+                                               write_kw, &runs_arg, &out_path, &inc, &exc, &ranks,
+                                               &labels)
+                 : PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:collect_region_statistics",
+                                               collect_kw, &runs_arg, &inc, &exc, &ranks, &labels);
     if (!ok) return NULL;
     sppy_runs runs;
     if (sppy_runs_parse(runs_arg, "results", &runs) < 0) return NULL;
@@ -144,7 +145,8 @@ static PyObject *py_write_metadata_json(PyObject *m, PyObject *args, PyObject *k
         sppy_raise(&err);
     } else if (out_path != Py_None && !(path = path_bytes(out_path))) {
         /* the exception is set */
-    } else if (path && sp_write_metadata_json(runs.runs, runs.count, PyBytes_AS_STRING(path), &err) != SP_OK) {
+    } else if (path && sp_write_metadata_json(runs.runs, runs.count, PyBytes_AS_STRING(path),
+                                              &err) != SP_OK) {
         sppy_raise(&err);
     } else {
         out = sppy_json_loads(text);
@@ -159,31 +161,39 @@ static PyObject *py_write_metadata_json(PyObject *m, PyObject *args, PyObject *k
 
 static PyObject *compare_row(const sp_compare_row *r) {
     const sp_significance *s = &r->sig;
-    return Py_BuildValue("{ss sO sO sN sN sN sN sI sI ss sN sN sN sN}", "name", r->name, "in_a",
-                         r->in_a ? Py_True : Py_False, "in_b", r->in_b ? Py_True : Py_False, "a",
-                         sppy_float_or_none(r->a), "b", sppy_float_or_none(r->b), "delta",
-                         sppy_float_or_none(r->delta), "pct",
-                         r->has_pct ? PyFloat_FromDouble(r->pct) : Py_NewRef(Py_None), "runs_a",
-                         (unsigned)r->runs_a, "runs_b", (unsigned)r->runs_b, "verdict",
-                         sp_verdict_text(s->verdict), "ratio", sppy_float_or_none(s->ratio),
-                         "ratio_low", sppy_float_or_none(s->ratio_low), "ratio_high",
-                         sppy_float_or_none(s->ratio_high), "p_value",
-                         sppy_float_or_none(s->p_value));
+    return Py_BuildValue(
+        "{ss sO sO sN sN sN sN sI sI ss sN sN sN sN}", "name", r->name, "in_a",
+        r->in_a ? Py_True : Py_False, "in_b", r->in_b ? Py_True : Py_False, "a",
+        sppy_float_or_none(r->a), "b", sppy_float_or_none(r->b), "delta",
+        sppy_float_or_none(r->delta), "pct",
+        r->has_pct ? PyFloat_FromDouble(r->pct) : Py_NewRef(Py_None), "runs_a", (unsigned)r->runs_a,
+        "runs_b", (unsigned)r->runs_b, "verdict", sp_verdict_text(s->verdict), "ratio",
+        sppy_float_or_none(s->ratio), "ratio_low", sppy_float_or_none(s->ratio_low), "ratio_high",
+        sppy_float_or_none(s->ratio_high), "p_value", sppy_float_or_none(s->p_value));
 }
 
 /* diff(a, b, ...) and check(a, b, max_regression=..., ...). */
 static PyObject *compare(PyObject *args, PyObject *kwargs, int check) {
-    static char *keywords[] = {"a", "b", "metric", "by", FILTER_KEYWORDS, "threshold",
-                               "significance", "level", "max_regression", "fail_on_new",
-                               "significant", NULL};
+    static char *keywords[] = {"a",
+                               "b",
+                               "metric",
+                               "by",
+                               FILTER_KEYWORDS,
+                               "threshold",
+                               "significance",
+                               "level",
+                               "max_regression",
+                               "fail_on_new",
+                               "significant",
+                               NULL};
     PyObject *a_arg, *b_arg, *inc = NULL, *exc = NULL, *ranks = NULL, *threshold = Py_None;
     const char *metric = "total", *by = "region";
     int significance = 1, fail_on_new = 0, significant = 0;
     double level = SP_COMPARE_DEFAULT_LEVEL, max_regression = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, check ? "OO|$ssOOOOpddpp:check" : "OO|$ssOOOOpddpp:diff",
-                                     keywords, &a_arg, &b_arg, &metric, &by, &inc, &exc, &ranks,
-                                     &threshold, &significance, &level, &max_regression,
-                                     &fail_on_new, &significant))
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwargs, check ? "OO|$ssOOOOpddpp:check" : "OO|$ssOOOOpddpp:diff", keywords,
+            &a_arg, &b_arg, &metric, &by, &inc, &exc, &ranks, &threshold, &significance, &level,
+            &max_regression, &fail_on_new, &significant))
         return NULL;
     sp_compare_options opts = {0};
     if (!sp_metric_parse(metric, &opts.metric))
@@ -191,9 +201,12 @@ static PyObject *compare(PyObject *args, PyObject *kwargs, int check) {
                             "metric '%s' is not one of total, avg, min, max, p50, p95, p99, "
                             "imbalance, calls, exclusive",
                             metric);
-    if (!strcmp(by, "region")) opts.by = SP_COMPARE_BY_REGION;
-    else if (!strcmp(by, "path")) opts.by = SP_COMPARE_BY_PATH;
-    else return PyErr_Format(PyExc_ValueError, "by '%s' is not 'region' or 'path'", by);
+    if (!strcmp(by, "region"))
+        opts.by = SP_COMPARE_BY_REGION;
+    else if (!strcmp(by, "path"))
+        opts.by = SP_COMPARE_BY_PATH;
+    else
+        return PyErr_Format(PyExc_ValueError, "by '%s' is not 'region' or 'path'", by);
     if (threshold != Py_None) {
         opts.has_threshold = 1;
         opts.threshold = PyFloat_AsDouble(threshold);
@@ -204,7 +217,8 @@ static PyObject *compare(PyObject *args, PyObject *kwargs, int check) {
         }
     }
     if (max_regression < 0)
-        return PyErr_Format(PyExc_ValueError, "check(): max_regression must be 0 or more (percent)");
+        return PyErr_Format(PyExc_ValueError,
+                            "check(): max_regression must be 0 or more (percent)");
     opts.significance = significance || significant;
     opts.level = level;
     sppy_runs a, b;
@@ -281,16 +295,17 @@ static PyObject *bytes_or_text(const char *buf, size_t len, int text) {
 
 static PyObject *py_export(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;
-    static char *keywords[] = {"results", "format", "path", FILTER_KEYWORDS, "per_rank", "gzip",
-                               "min_duration", "max_events", NULL};
+    static char *keywords[] = {"results",       "format",     "path",
+                               FILTER_KEYWORDS, "per_rank",   "gzip",
+                               "min_duration",  "max_events", NULL};
     PyObject *arg, *out_path = Py_None, *inc = NULL, *exc = NULL, *ranks = NULL;
     const char *format;
     int per_rank = 0, gzip = 0;
     double min_duration = 0;
     unsigned long long max_events = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|O$OOOppdK:export", keywords, &arg, &format,
-                                     &out_path, &inc, &exc, &ranks, &per_rank, &gzip,
-                                     &min_duration, &max_events))
+                                     &out_path, &inc, &exc, &ranks, &per_rank, &gzip, &min_duration,
+                                     &max_events))
         return NULL;
     sp_export_format fmt;
     if (!sp_export_format_from_name(format, &fmt))
@@ -315,7 +330,8 @@ static PyObject *py_export(PyObject *m, PyObject *args, PyObject *kwargs) {
     PyObject *out = NULL;
     if (out_path != Py_None) {
         PyObject *path = path_bytes(out_path);
-        if (path && sp_export_file(runs.runs[0], fmt, &opts, PyBytes_AS_STRING(path), &err) == SP_OK)
+        if (path &&
+            sp_export_file(runs.runs[0], fmt, &opts, PyBytes_AS_STRING(path), &err) == SP_OK)
             out = Py_NewRef(Py_None);
         else if (path)
             sppy_raise(&err);
@@ -324,7 +340,8 @@ static PyObject *py_export(PyObject *m, PyObject *args, PyObject *kwargs) {
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
-        sp_status st = mem ? sp_export_write(runs.runs[0], fmt, &opts, mem, &err) : SP_ERR_OUT_OF_MEMORY;
+        sp_status st =
+            mem ? sp_export_write(runs.runs[0], fmt, &opts, mem, &err) : SP_ERR_OUT_OF_MEMORY;
         if (mem && fclose(mem) != 0 && st == SP_OK) st = SP_ERR_OUT_OF_MEMORY;
         if (st != SP_OK) {
             if (!err.status) err.status = st;
@@ -342,13 +359,13 @@ static PyObject *py_export(PyObject *m, PyObject *args, PyObject *kwargs) {
 static PyObject *py_plot(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;
     static char *keywords[] = {"results", "kind", "path", FILTER_KEYWORDS, "width", "metric",
-                               "region", "rank", "x", "bins", NULL};
+                               "region",  "rank", "x",    "bins",          NULL};
     PyObject *arg, *out_path = Py_None, *inc = NULL, *exc = NULL, *ranks = NULL, *rank = Py_None;
     const char *kind, *metric = NULL, *region = NULL, *x = NULL;
     int width = 0, bins = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|O$OOOizzOzi:plot", keywords, &arg, &kind,
-                                     &out_path, &inc, &exc, &ranks, &width, &metric, &region,
-                                     &rank, &x, &bins))
+                                     &out_path, &inc, &exc, &ranks, &width, &metric, &region, &rank,
+                                     &x, &bins))
         return NULL;
     sp_plot_kind k;
     if (!sp_plot_kind_from_name(kind, &k))
@@ -360,9 +377,13 @@ static PyObject *py_plot(PyObject *m, PyObject *args, PyObject *kwargs) {
     if (rank != Py_None) {
         long r = PyLong_Check(rank) ? PyLong_AsLong(rank) : -1;
         if (!PyLong_Check(rank))
-            return PyErr_Format(PyExc_TypeError, "plot() argument 'rank' must be int or None, not %.100s",
+            return PyErr_Format(PyExc_TypeError,
+                                "plot() argument 'rank' must be int or None, not %.100s",
                                 Py_TYPE(rank)->tp_name);
-        if (r < 0) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "plot(): rank must be 0 or more");
+        if (r < 0)
+            return PyErr_Occurred()
+                       ? NULL
+                       : PyErr_Format(PyExc_ValueError, "plot(): rank must be 0 or more");
         opts.has_rank = 1;
         opts.rank = (uint32_t)r;
     }
@@ -387,7 +408,8 @@ static PyObject *py_plot(PyObject *m, PyObject *args, PyObject *kwargs) {
         sppy_raise(&err);
     } else if (out_path != Py_None) {
         PyObject *path = path_bytes(out_path);
-        if (path && sp_write_plot_svg(runs.runs, runs.count, k, &opts, PyBytes_AS_STRING(path), &err) == SP_OK)
+        if (path && sp_write_plot_svg(runs.runs, runs.count, k, &opts, PyBytes_AS_STRING(path),
+                                      &err) == SP_OK)
             out = bytes_or_text(svg, len, 1);
         else if (path)
             sppy_raise(&err);
@@ -429,7 +451,8 @@ static PyObject *py_report(PyObject *m, PyObject *args, PyObject *kwargs) {
         sppy_raise(&err);
     } else if (out_path != Py_None) {
         PyObject *path = path_bytes(out_path);
-        if (path && sp_write_report_html(runs.runs, runs.count, &opts, PyBytes_AS_STRING(path), &err) == SP_OK)
+        if (path && sp_write_report_html(runs.runs, runs.count, &opts, PyBytes_AS_STRING(path),
+                                         &err) == SP_OK)
             out = bytes_or_text(html, len, 1);
         else if (path)
             sppy_raise(&err);
