@@ -12,6 +12,15 @@ kernel.sp_test_kernel.argtypes = [ctypes.c_int]
 
 with tempfile.TemporaryDirectory() as work:
     path = os.path.join(work, "mixed.h5")
+    # keys of the program's own through the C API (sp_set_metadata_string)
+    core = ctypes.CDLL("libscope_profiler.so.0")
+    core.sp_set_metadata_string.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    assert core.sp_set_metadata_string(b"run_kind", b"first") == 0
+    assert core.sp_set_metadata_string(b"run_kind", b"mixed") == 0  # replaces
+    assert core.sp_set_metadata_string(b"dropped", b"x") == 0
+    assert core.sp_set_metadata_string(b"dropped", None) == 0  # removes
+    assert core.sp_set_metadata_string(b"mpi_size", b"99") == 0  # the library's key wins
+    assert core.sp_set_metadata_string(b"", b"x") != 0 and core.sp_set_metadata_string(None, b"x") != 0
     ProfileManager.setup(file_path=path, label="mixed")
     for step in range(7):
         with ProfileManager.region("py_step"):
@@ -30,6 +39,8 @@ with tempfile.TemporaryDirectory() as work:
                 if s < r["py_step"][0].end_times[-1])
     assert abs(rows["py_step"]["exclusive_duration"] - (rows["py_step"]["total_duration"] - inner)) < 1e-9
     assert r.metadata["source_language"] == "python"
+    assert r.metadata["run_kind"] == "mixed" and "dropped" not in r.metadata
+    assert r.metadata["mpi_size"] == 1
 # h5py (Debian's) and the module share one HDF5 library in the process
 import h5py  # noqa: E402
 
