@@ -83,6 +83,12 @@ typedef struct sp_table_row {
                      absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
 
+/* The wall-clock share of a row's own time: its coverage apportioned by the
+ * exclusive part of its summed time. Equal to the exclusive time for calls on
+ * one thread that do not overlap; never above the coverage, so an (own) row
+ * of a path run on several threads stays within 100 % (docs/parallel.md §1). */
+double sp_table_row_own_coverage(const sp_table_row *r);
+
 typedef struct sp_table_rows {
     size_t count;
     sp_table_row *rows; /* display order */

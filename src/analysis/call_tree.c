@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/call_parent.h"
 #include "analysis/lanes.h"
 #include "common/py_repr.h"
 #include "common/utf8.h"
@@ -30,7 +31,7 @@ typedef struct walk {
     size_t heap_len;
     sp_lanes lanes;
     uint32_t rank;
-    int has_parents; /* the rank's thread table names parent threads */
+    sp_parent_rule parents; /* who a call without an open call on its lane belongs to */
 } walk;
 
 static int head_before(const head *a, const head *b) {
@@ -105,9 +106,7 @@ static sp_status walk_init(walk *w, const sp_results *r, const uint32_t *rows, s
         w->heap[w->heap_len++] = cursor_head(w, (uint32_t)i);
     }
     if (n) w->rank = r->m.rows[rows[0]].rank;
-    for (size_t i = 0; i < r->m.num_threads; i++)
-        if (r->m.threads[i].rank == w->rank && sp_thread_parent(&r->m.threads[i]) >= 0)
-            w->has_parents = 1;
+    sp_parent_rule_init(&w->parents, &r->m, w->rank);
     for (size_t i = w->heap_len / 2; i-- > 0;)
         sift_down(w->heap, w->heap_len, i);
     return SP_OK;
@@ -152,34 +151,6 @@ static int still_open(const sp_tree_frame *p, int64_t s) {
     return s < p->end || (p->start == p->end && p->end == s);
 }
 
-static int64_t recorded_parent(const sp_results *r, uint32_t rank, int64_t lane) {
-    for (size_t i = 0; i < r->m.num_threads; i++)
-        if (r->m.threads[i].rank == rank && r->m.threads[i].index == lane)
-            return sp_thread_parent(&r->m.threads[i]);
-    return -1;
-}
-
-/* For a top-level call of a thread with a recorded parent thread: the
- * innermost open call of that thread containing it, or NULL. The lane table
- * may grow here, so *stack is looked up again. */
-static sp_tree_frame *cross_lane_parent(walk *w, const sp_tree_frame *f, sp_stack **stack) {
-    sp_stack *s = *stack;
-    if (!s->parent_known) {
-        s->parent_known = 1;
-        s->parent_lane = recorded_parent(w->r, w->rank, f->lane);
-    }
-    if (s->parent_lane < 0 || s->parent_lane == f->lane) return NULL;
-    int64_t parent_lane = s->parent_lane;
-    sp_stack *p = sp_lanes_find(&w->lanes, parent_lane);
-    *stack = sp_lanes_get(&w->lanes, f->lane);
-    if (!p || !*stack) return NULL;
-    for (size_t k = p->len; k-- > 0;) { /* frames above an ended one may be stale */
-        sp_tree_frame *c = &p->frames[k];
-        if (c->start <= f->start && f->end <= c->end) return c;
-    }
-    return NULL;
-}
-
 static sp_status visit(walk *w, sp_tree_frame *f, const sp_tree_visitor *v, sp_error *err) {
     const sp_model *m = &w->r->m;
     int64_t lane_id = m->thread_ids && m->thread_ids[f->event] >= 0 ? m->thread_ids[f->event] : -1;
@@ -190,12 +161,10 @@ static sp_status visit(walk *w, sp_tree_frame *f, const sp_tree_visitor *v, sp_e
         stack->len--;
         if (v->leave) v->leave(v->ctx, &stack->frames[stack->len]);
     }
-    sp_tree_frame *parent = stack->len ? &stack->frames[stack->len - 1] : NULL;
-    if (parent && f->end > parent->end) return nesting_error(w->r, f, parent, err);
-    if (!parent && w->has_parents) {
-        parent = cross_lane_parent(w, f, &stack);
-        if (!stack) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    }
+    sp_tree_frame *parent = sp_call_parent(&w->parents, &w->lanes, f, &stack);
+    if (!stack) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    if (sp_tree_same_lane(f, parent) && f->end > parent->end)
+        return nesting_error(w->r, f, parent, err);
     sp_status st = v->enter(v->ctx, f, parent);
     if (st != SP_OK) return st;
     if (sp_stack_push(stack, f) != SP_OK)

@@ -2,9 +2,8 @@
  * Rebuilding the call tree of one rank from timestamps (the Python
  * package's rule): calls in (start ascending, end descending) order, ties in the order of
  * the given rows; a call's parent is the innermost call still open on the same
- * lane (thread). A top-level call of a thread whose parent thread the file
- * records (docs/parallel.md) belongs under the innermost call of the parent
- * thread that contains it: worker calls under the call that forked them. The
+ * lane (thread); a call without one gets its parent from analysis/call_parent.h
+ * (worker calls under the call that forked them, docs/parallel.md). The
  * walk streams: it keeps only the open calls, so it needs no memory per call.
  */
 #ifndef SP_ANALYSIS_CALL_TREE_H

@@ -7,8 +7,10 @@
 typedef struct sp_stack {
     sp_tree_frame *frames;
     size_t len, cap;
-    int parent_known;    /* parent_lane looked up */
+    int parent_known;    /* parent_lane and the fork points looked up */
     int64_t parent_lane; /* the recorded parent thread, -1 none */
+    size_t fork_pos;     /* the lane's current fork point (index into the model's forks) */
+    size_t fork_end;     /* end of the lane's fork points; fork_pos == fork_end: none */
 } sp_stack;
 
 typedef struct sp_lanes {

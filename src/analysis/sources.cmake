@@ -5,7 +5,7 @@ set(SP_SOURCES_analysis
     clock_alignment.c
     region_source.c
     threads.c
-    call_tree.c
+    call_tree.c call_parent.c
     events.c
     exclusive.c
     histograms.c

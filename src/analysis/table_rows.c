@@ -240,3 +240,9 @@ void sp_table_rows_free(sp_table_rows *rows) {
     free(rows->rows);
     memset(rows, 0, sizeof *rows);
 }
+
+double sp_table_row_own_coverage(const sp_table_row *r) {
+    if (!(r->total > 0) || !(r->coverage < r->total)) return r->exclusive;
+    double share = r->exclusive / r->total;
+    return r->coverage * (share < 0 ? 0 : share > 1 ? 1 : share);
+}

@@ -11,6 +11,8 @@ typedef struct lane_stack {
     sp_walk_call *calls;
     size_t len, cap;
     size_t emitted; /* calls[0..emitted) have entered the visitor (always a prefix) */
+    /* calls[0]'s parent when it is another thread's call (calls[0].cross_lane) */
+    size_t up_lane, up_pos;
 } lane_stack;
 
 struct sp_call_walker {
@@ -230,19 +232,66 @@ static sp_status push(lane_stack *s, const sp_walk_call *call) {
     return SP_OK;
 }
 
+static int emits(const run_ctx *c, size_t lane) {
+    return c->only == SP_WALK_ALL_LANES || lane == c->only;
+}
+
+static sp_walk_call *stack_parent(const sp_call_walker *w, const lane_stack *s, size_t i) {
+    if (i) return &s->calls[i - 1];
+    if (!s->len || !s->calls[0].cross_lane) return NULL;
+    return &w->stacks[s->up_lane].calls[s->up_pos];
+}
+
+static sp_walk_call *parent_of(const run_ctx *c, const lane_stack *s, size_t i) {
+    return stack_parent(c->w, s, i);
+}
+
+const sp_walk_call *sp_call_walker_parent(const sp_call_walker *w, const sp_walk_call *call) {
+    return stack_parent(w, &w->stacks[call->lane], call->pos);
+}
+
+/* Enters calls[emitted..upto) of a lane, after the other thread's ancestors
+ * of its first call (when those are written too). */
+static sp_status emit_prefix(run_ctx *c, size_t lane, size_t upto) {
+    lane_stack *s = &c->w->stacks[lane];
+    if (s->emitted == 0 && upto && s->calls[0].cross_lane && emits(c, s->up_lane)) {
+        sp_status st = emit_prefix(c, s->up_lane, s->up_pos + 1);
+        if (st != SP_OK) return st;
+    }
+    for (; s->emitted < upto; s->emitted++) {
+        size_t i = s->emitted;
+        sp_status st = c->v->enter(c->v->ctx, &s->calls[i], parent_of(c, s, i));
+        if (st != SP_OK) return c->status = st;
+    }
+    return SP_OK;
+}
+
+/* Every lane's open calls are kept (another thread's call can be the parent);
+ * only the emitted lanes reach the visitor. */
 static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
-    (void)parent;
     run_ctx *c = ctx;
     if (c->status != SP_OK) return c->status;
     const sp_model *m = &c->w->r->m;
     uint64_t e = f->event;
     int64_t id = c->next_id++;
     size_t lane = lane_of(c, sp_call_thread(m, e));
-    if (lane == SP_WALK_ALL_LANES || (c->only != SP_WALK_ALL_LANES && lane != c->only))
-        return SP_OK;
+    if (lane == SP_WALK_ALL_LANES) return SP_OK;
     lane_stack *s = &c->w->stacks[lane];
     const sp_model_row *row = &m->rows[f->row];
     sp_walk_call call;
+    const sp_walk_call *up = s->len ? &s->calls[s->len - 1] : NULL;
+    call.cross_lane = 0;
+    if (!up && parent && !sp_tree_same_lane(f, parent)) {
+        size_t up_lane = lane_of(c, parent->lane);
+        if (up_lane != SP_WALK_ALL_LANES && parent->pos < c->w->stacks[up_lane].len) {
+            s->up_lane = up_lane;
+            s->up_pos = parent->pos;
+            up = &c->w->stacks[up_lane].calls[parent->pos];
+            call.cross_lane = 1;
+        }
+    }
+    f->pos = s->len;
+    call.pos = s->len;
     call.region = row->region;
     call.name = m->region_names[row->region];
     call.rank = c->rank;
@@ -253,32 +302,28 @@ static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
     call.call_index = e - row->offset;
     call.start_ns = f->start - c->offset;
     call.end_ns = f->end - c->offset;
-    call.depth = (uint32_t)s->len;
+    call.depth = up ? up->depth + 1 : 0;
     call.call_id = m->call_ids ? m->call_ids[e] : id;
-    call.parent_id = m->parent_ids ? m->parent_ids[e] : s->len ? s->calls[s->len - 1].call_id : -1;
+    call.parent_id = m->parent_ids ? m->parent_ids[e] : up ? up->call_id : -1;
     call.selected = sp_rule_keeps(&c->w->rule, f->row, e);
     call.user[0] = call.user[1] = 0;
     if (push(s, &call) != SP_OK)
         return sp_error_set(c->err, SP_ERR_OUT_OF_MEMORY, "out of memory while walking calls");
-    if (!call.selected) return SP_OK;
-    for (; s->emitted < s->len; s->emitted++) {
-        size_t i = s->emitted;
-        sp_status st = c->v->enter(c->v->ctx, &s->calls[i], i ? &s->calls[i - 1] : NULL);
-        if (st != SP_OK) return c->status = st;
-    }
-    return SP_OK;
+    if (!call.selected || !emits(c, lane)) return SP_OK;
+    return emit_prefix(c, lane, s->len);
 }
 
 static void on_leave(void *ctx, const sp_tree_frame *f) {
     run_ctx *c = ctx;
     const sp_model *m = &c->w->r->m;
     size_t lane = lane_of(c, sp_call_thread(m, f->event));
-    if (lane == SP_WALK_ALL_LANES || (c->only != SP_WALK_ALL_LANES && lane != c->only)) return;
+    if (lane == SP_WALK_ALL_LANES) return;
     lane_stack *s = &c->w->stacks[lane];
     if (!s->len) return;
     size_t top = s->len - 1;
     if (top < s->emitted) {
         s->emitted = top;
+        /* another thread's call may have left already, and does not lose this time */
         if (c->status == SP_OK && c->v->leave)
             c->status = c->v->leave(c->v->ctx, &s->calls[top], top ? &s->calls[top - 1] : NULL);
     }

@@ -8,9 +8,12 @@
  *       sp_call_walker_run(w, sp_call_walker_rank(w, i), SP_WALK_ALL_LANES, &visitor, &err);
  *   sp_call_walker_close(w);
  *
- * enter() sees a call after its parent, leave() after all its children
- * (calls of different threads of one rank interleave; each call's parent is
- * on its own lane). A call enters when it is selected or an ancestor of a
+ * enter() sees a call after its parent, leave() after all its children on
+ * its own thread (calls of different threads of one rank interleave). A
+ * call's parent is the one analysis/call_parent.h gives: the enclosing call
+ * on its own thread, or for a thread's top-level call the other thread's call
+ * that forked it (cross_lane; leave() then gets NULL: the time stays on the
+ * thread, and the parent may have left already). A call enters when it is selected or an ancestor of a
  * selected call (selected = 0). Memory: the open calls of one rank, plus the
  * tree walk's order of rows not recorded in start order.
  */
@@ -37,6 +40,8 @@ typedef struct sp_walk_call {
     int64_t call_id;   /* the file's call id, else numbered per rank in tree order */
     int64_t parent_id; /* -1 for a root */
     int selected;      /* 0: written only as an ancestor of a selected call */
+    int cross_lane;    /* the parent is another thread's call (docs/parallel.md §1) */
+    size_t pos;        /* index among its thread's open calls (for sp_call_walker_parent) */
     uint64_t user[2];  /* free for the visitor; kept until leave() */
 } sp_walk_call;
 
@@ -85,6 +90,9 @@ const uint64_t *sp_call_walker_region_counts(const sp_call_walker *w);
  * run's time origin (ns; for size estimates). */
 int64_t sp_call_walker_max_duration_ns(const sp_call_walker *w);
 int64_t sp_call_walker_max_offset_ns(const sp_call_walker *w);
+
+/* The parent of an open call (during enter/leave callbacks), or NULL. */
+const sp_walk_call *sp_call_walker_parent(const sp_call_walker *w, const sp_walk_call *call);
 
 /* Walks one rank: every lane, or only lane `lane` (an index of
  * sp_call_walker_lane()). SP_ERR_NESTING when calls of one thread overlap. */

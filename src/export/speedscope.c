@@ -22,6 +22,9 @@ typedef struct scope {
     int any_event;
     int64_t first_at, last_at;
     int oom;
+    /* the other thread's calls above the lane's open top-level call, innermost first */
+    uint32_t context[64];
+    size_t num_context;
 } scope;
 
 static void open_profile(scope *c) {
@@ -57,10 +60,21 @@ static void put_event(scope *c, char type, uint32_t frame, int64_t at_ns) {
     sp_sink_putc(s, '}');
 }
 
+/* A top-level call that another thread forked opens its ancestors there
+ * first, so that each thread's stacks are the call paths of every other view. */
+static void open_context(scope *c, const sp_walk_call *call, const sp_walk_call *parent) {
+    c->num_context = 0;
+    for (const sp_walk_call *up = parent; up && c->num_context < 64;
+         up = sp_call_walker_parent(c->job->w, up))
+        c->context[c->num_context++] = up->region;
+    for (size_t k = c->num_context; k-- > 0;)
+        put_event(c, 'O', c->context[k], call->start_ns - c->zero);
+}
+
 static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
-    (void)parent;
     scope *c = ctx;
     if (!c->profile_open) open_profile(c);
+    if (call->cross_lane) open_context(c, call, parent);
     put_event(c, 'O', call->region, call->start_ns - c->zero);
     return c->oom ? sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory") : SP_OK;
 }
@@ -69,6 +83,9 @@ static sp_status on_leave(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     (void)parent;
     scope *c = ctx;
     put_event(c, 'C', call->region, call->end_ns - c->zero);
+    if (call->cross_lane)
+        for (size_t k = 0; k < c->num_context; k++)
+            put_event(c, 'C', c->context[k], call->end_ns - c->zero);
     return SP_OK;
 }
 

@@ -60,6 +60,8 @@ sp_status sp_rd_check_stats(sp_rd *rd, const sp_model *m);
  * calls, statistics and threads without leaving the int64 range). */
 sp_status sp_rd_thread_table(sp_rd *rd, sp_model *m);
 sp_status sp_rd_clock_offsets(sp_rd *rd, sp_model *m);
+/* /scope_profiler_c/thread_forks (after the thread table): fork points. */
+sp_status sp_rd_thread_forks(sp_rd *rd, sp_model *m);
 /* /scope_profiler_c/message_bytes, one value per row (after the index). */
 sp_status sp_rd_message_bytes(sp_rd *rd, sp_model *m);
 /* After the metadata: thread times stored relative to start_time_ns made

@@ -180,6 +180,7 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
         if (!st) sp_rd_fill_missing_stats(m);
         if (!st) st = sp_rd_check_stats(rd, m);
         if (!st) st = sp_rd_thread_table(rd, m);
+        if (!st) st = sp_rd_thread_forks(rd, m);
         if (!st) st = sp_rd_clock_offsets(rd, m);
         if (!st) st = sp_rd_message_bytes(rd, m);
         if (!st) st = sp_rd_histograms(rd, m);
@@ -191,6 +192,7 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
     if (!st) sp_rd_fill_missing_stats(m);
     if (!st) st = sp_rd_check_stats(rd, m);
     if (!st) st = sp_rd_thread_table(rd, m);
+    if (!st) st = sp_rd_thread_forks(rd, m);
     if (!st) st = sp_rd_clock_offsets(rd, m);
     if (!st) st = sp_rd_message_bytes(rd, m);
     if (!st) st = sp_rd_histograms(rd, m);

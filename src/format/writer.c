@@ -48,6 +48,8 @@ struct sp_writer {
     int64_t time_origin_ns; /* /metadata start_time_ns: thread times are stored relative to it */
     sp_clock_offset *offsets;
     size_t num_offsets;
+    sp_thread_fork *forks;
+    size_t num_forks;
     int io_errno; /* first failed write, from the guarded driver */
     H5E_auto2_t saved_handler;
     void *saved_data;
@@ -91,6 +93,7 @@ static void free_tables(sp_writer *w) {
         free(w->threads[i].name);
     free(w->threads);
     free(w->offsets);
+    free(w->forks);
 }
 
 static void release(sp_writer *w) {
@@ -403,6 +406,17 @@ sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offse
     return SP_OK;
 }
 
+sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks, size_t count,
+                              sp_error *err) {
+    free(w->forks);
+    w->num_forks = 0;
+    w->forks = malloc((count ? count : 1) * sizeof *w->forks);
+    if (!w->forks) return out_of_memory(w, err);
+    memcpy(w->forks, forks, count * sizeof *forks);
+    w->num_forks = count;
+    return SP_OK;
+}
+
 sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
     sp_status st = flush_stage(w, err);
     if (!st && (w->written_events != w->total_events || w->announced_events != w->total_events))
@@ -421,6 +435,8 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
             rc = sp_write_clock_offsets(w->file, w->offsets, w->num_offsets);
         if (rc == 0 && w->ds_threads >= 0 && w->num_threads)
             rc = sp_write_thread_parents(w->file, w->threads, w->num_threads);
+        if (rc == 0 && w->ds_threads >= 0 && w->num_threads)
+            rc = sp_write_thread_forks(w->file, w->forks, w->num_forks);
         if (rc == 0) rc = sp_write_message_bytes(w->file, w->rows, w->num_rows);
         if (rc < 0) st = hdf5_failure(w, err, "/rank_region_index");
     }
@@ -462,6 +478,7 @@ sp_status sp_write_model_guarded(const sp_model *m, const char *path,
     if (!st && m->threads) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
     if (!st && m->clock_offsets)
         st = sp_writer_put_clock_offsets(w, m->clock_offsets, m->num_clock_offsets, err);
+    if (!st && m->forks) st = sp_writer_put_forks(w, m->forks, m->num_forks, err);
     if (st) {
         sp_writer_abort(w);
         return st;

@@ -82,6 +82,10 @@ SP_INTERNAL_API sp_status sp_writer_set_row_stats(sp_writer *w, size_t row,
  * is written only when the file has thread ids); clock offsets replace. */
 SP_INTERNAL_API sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads,
                                                 size_t count, sp_error *err);
+
+/* The fork points (model.h sp_thread_fork), written with the thread table. */
+SP_INTERNAL_API sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks,
+                                              size_t count, sp_error *err);
 SP_INTERNAL_API sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets,
                                                       size_t count, sp_error *err);
 

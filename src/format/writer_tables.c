@@ -5,6 +5,7 @@
  */
 #include "format/writer_tables.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,4 +271,40 @@ int64_t sp_metadata_time_origin(const sp_meta_entry *meta, size_t count) {
         if (meta[i].type == SP_META_INT && strcmp(meta[i].key, "start_time_ns") == 0)
             origin = meta[i].i;
     return origin;
+}
+
+/* One int64 column of the fork table, picked by its offset in sp_thread_fork. */
+static int write_fork_column(hid_t sub, const char *name, const sp_thread_fork *forks, size_t n,
+                             size_t offset) {
+    int64_t *values = malloc((n ? n : 1) * sizeof *values);
+    if (!values) return -1;
+    for (size_t i = 0; i < n; i++)
+        memcpy(&values[i], (const char *)&forks[i] + offset, sizeof *values);
+    int rc = sp_h5_write_array(sub, name, H5T_STD_I64LE, H5T_NATIVE_INT64, values, n);
+    free(values);
+    return rc;
+}
+
+int sp_write_thread_forks(hid_t file, const sp_thread_fork *forks, size_t n) {
+    if (!n) return 0;
+    hid_t group = extension_group(file);
+    hid_t sub =
+        group >= 0 ? H5Gcreate2(group, "thread_forks", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int rc = sub >= 0 ? sp_h5_attr_int64(sub, "extension_version", 1) : -1;
+    uint32_t *ranks = malloc(n * sizeof *ranks);
+    if (!ranks) rc = -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        ranks[i] = forks[i].rank;
+    if (rc == 0) rc = sp_h5_write_array(sub, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, ranks, n);
+    free(ranks);
+    if (rc == 0) rc = write_fork_column(sub, "threads", forks, n, offsetof(sp_thread_fork, thread));
+    if (rc == 0)
+        rc = write_fork_column(sub, "since_ns", forks, n, offsetof(sp_thread_fork, since_ns));
+    if (rc == 0)
+        rc = write_fork_column(sub, "parent_threads", forks, n, offsetof(sp_thread_fork, parent));
+    if (rc == 0)
+        rc = write_fork_column(sub, "fork_ns", forks, n, offsetof(sp_thread_fork, fork_ns));
+    if (sub >= 0 && H5Gclose(sub) < 0) rc = -1;
+    if (group >= 0 && H5Gclose(group) < 0) rc = -1;
+    return rc;
 }

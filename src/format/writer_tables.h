@@ -31,6 +31,10 @@ int sp_write_clock_offsets(hid_t file, const sp_clock_offset *offsets, size_t co
  * /thread_table row; nothing when no thread has a parent. */
 int sp_write_thread_parents(hid_t file, const sp_thread_info *threads, size_t count);
 
+/* /scope_profiler_c/thread_forks (extension_version 1): one row per fork
+ * point; nothing when there are none. */
+int sp_write_thread_forks(hid_t file, const sp_thread_fork *forks, size_t n);
+
 /* /scope_profiler_c/message_bytes (extension_version 1), one value per
  * /rank_region_index row (-1: not counted); nothing when no row has bytes. */
 int sp_write_message_bytes(hid_t file, const sp_model_row *rows, size_t n);

@@ -49,6 +49,7 @@ void sp_model_clear(sp_model *m) {
         free(m->threads[i].name);
     free(m->threads);
     free(m->clock_offsets);
+    free(m->forks);
     for (size_t i = 0; i < m->num_hists; i++)
         sp_hist_free(&m->hists[i].hist);
     free(m->hists);

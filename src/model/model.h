@@ -94,6 +94,18 @@ static inline int64_t sp_thread_parent(const sp_thread_info *t) {
     return t->parent_slot > 0 ? t->parent_slot - 1 : -1;
 }
 
+/* Extension (docs/format.md, thread_forks): from since_ns on, the calls of
+ * `thread` (same rank) that have no enclosing call on their own thread belong
+ * under the innermost call of thread `parent` that was open at fork_ns (when
+ * the parallel region began or the thread was created). */
+typedef struct sp_thread_fork {
+    uint32_t rank;
+    int64_t thread;   /* thread id, as in the event columns */
+    int64_t since_ns; /* absolute ns, as the events' starts */
+    int64_t parent;   /* the forking thread's id; -1: no parent (its calls are roots) */
+    int64_t fork_ns;  /* absolute ns */
+} sp_thread_fork;
+
 /* Extension: a rank's clock offset to rank 0 (ns to add to its timestamps). */
 typedef struct sp_clock_offset {
     uint32_t rank;
@@ -144,6 +156,9 @@ typedef struct sp_model {
 
     size_t num_clock_offsets;
     sp_clock_offset *clock_offsets; /* NULL when absent */
+
+    size_t num_forks;
+    sp_thread_fork *forks; /* NULL when absent; sorted by (rank, thread, since_ns) */
 
     size_t num_hists;
     sp_model_hist *hists; /* NULL when absent */

@@ -102,7 +102,7 @@ static void percent_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_c
         if (!strcmp(r->name, SESSION_REGION))
             has = r->has_timing, v = r->total;
         else
-            has = r->has_exclusive, v = r->exclusive;
+            has = r->has_exclusive, v = sp_table_row_own_coverage(r);
     } else {
         has = r->calls > 0, v = r->coverage; /* no calls: coverage is None */
     }
@@ -195,12 +195,13 @@ void sp_table_own_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c
         break;
     case SP_COL_PERCENT:
         indent(out, d);
-        sp_format_pct(out, r->has_exclusive, r->exclusive, ctx->rows->has_session_total,
-                      ctx->rows->session_total);
+        sp_format_pct(out, r->has_exclusive, sp_table_row_own_coverage(r),
+                      ctx->rows->has_session_total, ctx->rows->session_total);
         break;
     case SP_COL_PARENT_PERCENT:
         indent(out, d);
-        sp_format_pct(out, r->has_exclusive, r->exclusive, r->calls > 0, r->coverage);
+        sp_format_pct(out, r->has_exclusive, sp_table_row_own_coverage(r), r->calls > 0,
+                      r->coverage);
         break;
     default:
         break;

@@ -7,6 +7,7 @@
 
 #include "record/clock.h"
 #include "record/collect_parts.h"
+#include "record/fork_point.h"
 #include "record/registry.h"
 #include "record/row_merge.h"
 #include "record/store.h"
@@ -179,7 +180,7 @@ sp_status sp_collect_thread_table(sp_model *m, sp_thread **threads, uint32_t n, 
     for (uint32_t i = 0; i < n; i++)
         if (sp_collect_thread_info(&m->threads[i], threads[i], rank, i, owner))
             return SP_ERR_OUT_OF_MEMORY;
-    return SP_OK;
+    return n > 1 ? sp_fork_collect(m, threads, n, rank) : SP_OK;
 }
 
 sp_model_row *sp_collect_add_row(sp_model *m, sp_region_t region, uint32_t rank, uint64_t offset,

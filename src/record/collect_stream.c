@@ -111,6 +111,7 @@ sp_status sp_collect_stream_write(sp_collect_stream *s, sp_model *m, const char 
         st = sp_writer_set_row_stats(w, r, &m->rows[r].stats, err);
     }
     if (!st && m->threads) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
+    if (!st && m->forks) st = sp_writer_put_forks(w, m->forks, m->num_forks, err);
     if (st) {
         sp_writer_abort(w);
         return st;

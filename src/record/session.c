@@ -11,6 +11,7 @@
 #include "format/write_aggregate.h"
 #include "format/writer.h"
 #include "record/aggregate.h"
+#include "record/fork_point.h"
 #include "record/clock.h"
 #include "record/collect_stream.h"
 #include "record/metadata.h"
@@ -296,6 +297,7 @@ void sp_internal_session_end(sp_session_data *data) {
     sp_config_clear(&data->config);
     sp_endings_uninstall();
     sp_thread_reset_all();
+    sp_fork_reset();
     sp_agg_reset_all();
     sp_store_close(data->keep_journal);
     pthread_mutex_lock(&session_lock);
@@ -323,6 +325,7 @@ void sp_internal_session_unlock_after_fork(void) {
 void sp_internal_session_forget_after_fork(void) {
     __atomic_store_n(&sp_internal_active_, 0, __ATOMIC_RELEASE);
     sp_agg_forget_after_fork();
+    sp_fork_forget_after_fork();
     state = SP_SESSION_NONE;
     sp_config_clear(&config);
 }

@@ -118,7 +118,7 @@ static void tree_row(sp_report *rp, const sp_table_row *row, size_t id, long par
         sp_report_seconds_cell(rp, row->exclusive);
         sp_report_seconds_cell(rp, row->exclusive);
         sp_textbuf_append(b, "<td data-v=\"\"></td><td data-v=\"\"></td><td data-v=\"\"></td>");
-        share_cell(rp, row->exclusive);
+        share_cell(rp, sp_table_row_own_coverage(row)); /* wall clock: within 100 % */
         sp_textbuf_append(b, "<td data-v=\"\"></td></tr>\n");
         return;
     }
@@ -137,7 +137,7 @@ static void tree_row(sp_report *rp, const sp_table_row *row, size_t id, long par
     sp_report_seconds_cell(rp, row->has_timing ? row->avg : NAN);
     sp_report_seconds_cell(rp, row->has_percentiles ? row->p95 : NAN);
     sp_report_seconds_cell(rp, row->has_timing ? row->max : NAN);
-    share_cell(rp, row->has_timing ? row->total : NAN);
+    share_cell(rp, row->has_timing ? row->coverage : NAN); /* wall clock, as inspect */
     if (row->has_imbalance)
         sp_textbuf_printf(b, "<td data-v=\"%.6g\">%.1f%%</td>", row->imbalance, row->imbalance);
     else
