@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Runs a threaded reproducer (fork_tree_*) and checks that every view shows
+the call tree of docs/parallel.md section 1: worker calls under the call
+open on their forking thread when the region began (or the thread was
+created), no invented recursion. The same paths and call counts in
+`inspect`, the report's region tree, `export folded` and `export speedscope`
+(per-thread stacks), and in aggregate mode.
+
+  check_fork_tree.py CLI PROGRAM KIND WORKDIR
+"""
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+
+S = "scope_profiler.session"
+EXPECTED = {
+    "omp_c": {
+        S: 1, S + ";step": 3, S + ";step;body": 9, S + ";step;body;compute": 6,
+        S + ";step;wait": 6, S + ";late": 1, S + ";late;tail": 2, S + ";late;body": 1,
+        S + ";outer": 1, S + ";outer;team": 2, S + ";outer;team;inner": 4,
+        S + ";tasks": 1, S + ";tasks;task": 6,
+    },
+    "omp_fortran": {
+        S: 1, S + ";omp_step": 3, S + ";omp_step;omp_body": 9,
+        S + ";omp_step;omp_body;omp_compute": 6, S + ";omp_step;omp_wait": 6,
+        S + ";outer": 1, S + ";outer;team": 2, S + ";outer;team;inner": 4,
+    },
+    "thread": {
+        S: 1, S + ";launch": 1, S + ";launch;spawn": 1, S + ";launch;own_work": 1,
+        S + ";launch;job": 3, S + ";launch;job;helper": 1,
+    },
+}
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(*args, env=None):
+    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        fail("%s exited %d: %s" % (" ".join(args), p.returncode, p.stderr.strip()))
+    return p.stdout
+
+
+def inspect_tree(cli, path):
+    """Paths and calls from the table (--ascii: '\\- ' marks a child, '| ' a level)."""
+    out = run(cli, "inspect", path, "--columns", "region", "calls", "--ascii",
+              "--suppress-notes")
+    tree, stack = {}, []
+    rows = [l for l in out.splitlines() if l.startswith("  | ") and not l.startswith("  | region")]
+    for line in rows:
+        cell = line[4:].rstrip(" |")
+        depth = 0
+        while cell.startswith("| ") or cell.startswith("\\- "):
+            if cell.startswith("\\- "):
+                depth += 1
+                cell = cell[3:]
+                break
+            depth += 1
+            cell = cell[2:]
+        if "↻" in cell or " (r) " in cell:
+            fail("inspect shows recursion: " + line)
+        m = re.match(r"(\S+)\s+(\d+)?\s*$", cell)
+        if not m or m.group(1) == "(own)":
+            continue
+        del stack[depth:]
+        stack.append(m.group(1))
+        tree[";".join(stack)] = int(m.group(2))
+    return tree
+
+
+def folded_paths(cli, path):
+    out = run(cli, "export", "folded", path, "-o", "-")
+    return {l.rsplit(" ", 1)[0] for l in out.splitlines() if l.strip()}
+
+
+def speedscope_paths(cli, path, workdir):
+    out = os.path.join(workdir, "speedscope.json")
+    run(cli, "export", "speedscope", path, "-o", out)
+    doc = json.load(open(out))
+    frames = [f["name"] for f in doc["shared"]["frames"]]
+    paths = set()
+    for prof in doc["profiles"]:
+        stack = []
+        for e in prof["events"]:
+            if e["type"] == "O":
+                stack.append(frames[e["frame"]])
+                paths.add(";".join(stack))
+            elif stack.pop() != frames[e["frame"]]:
+                fail("speedscope closes a frame it did not open in " + prof["name"])
+    return paths
+
+
+def report_tree(cli, path, workdir):
+    out = os.path.join(workdir, "report.html")
+    run(cli, "report", path, "-o", out)
+    text = open(out, encoding="utf-8").read()
+    rows = re.findall(r'<tr data-id="(\d+)"( data-parent="(\d+)")? data-name="([^"]*)">'
+                      r'<td class="name"[^>]*>(.*?)</td><td data-v="(\d+)"', text)
+    names, tree = {}, {}
+    for rid, _, parent, name, cell, calls in rows:
+        if "\u21bb" in cell:
+            fail("the report shows recursion at " + name)
+        full = (names[parent] + ";" if parent else "") + html.unescape(name)
+        names[rid] = full
+        tree[full] = int(calls)
+    return tree
+
+
+def check_views(cli, path, kind, workdir):
+    want = EXPECTED[kind]
+    got = inspect_tree(cli, path)
+    if got != want:
+        fail("inspect tree of %s:\n  got  %s\n  want %s" % (path, sorted(got.items()),
+                                                           sorted(want.items())))
+    report = report_tree(cli, path, workdir)
+    if report != want:
+        fail("report tree: got %s" % sorted(report.items()))
+    for view, paths in (("folded", folded_paths(cli, path)),
+                        ("speedscope", speedscope_paths(cli, path, workdir))):
+        if paths != set(want):
+            fail("%s paths: got %s, want %s" % (view, sorted(paths), sorted(want)))
+
+
+def main():
+    cli, program, kind, workdir = sys.argv[1:5]
+    os.makedirs(workdir, exist_ok=True)
+    path = os.path.join(workdir, kind + ".h5")
+    run(program, path)
+    check_views(cli, path, kind, workdir)
+    print("%s: the same %d-path tree in inspect, report, folded and speedscope" %
+          (kind, len(EXPECTED[kind])))
+
+
+if __name__ == "__main__":
+    main()
