@@ -83,10 +83,11 @@ typedef struct sp_table_row {
                      absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
 
-/* The wall-clock share of a row's own time: its coverage apportioned by the
- * exclusive part of its summed time. Equal to the exclusive time for calls on
- * one thread that do not overlap; never above the coverage, so an (own) row
- * of a path run on several threads stays within 100 % (docs/parallel.md §1). */
+/* The wall-clock share of a row's own time, never above its coverage (so an
+ * (own) row stays within 100 %): for a path run on several threads, the
+ * coverage apportioned by the exclusive part of the time summed over threads;
+ * else the exclusive time, which on one thread lies within the coverage
+ * (docs/parallel.md §1). */
 double sp_table_row_own_coverage(const sp_table_row *r);
 
 typedef struct sp_table_rows {

@@ -242,7 +242,8 @@ void sp_table_rows_free(sp_table_rows *rows) {
 }
 
 double sp_table_row_own_coverage(const sp_table_row *r) {
-    if (!(r->total > 0) || !(r->coverage < r->total)) return r->exclusive;
-    double share = r->exclusive / r->total;
+    if (!(r->has_balance && r->threads > 1 && r->total > 0))
+        return r->exclusive; /* one thread: its own intervals are disjoint, within coverage */
+    double share = r->exclusive / r->total; /* both summed over threads */
     return r->coverage * (share < 0 ? 0 : share > 1 ? 1 : share);
 }

@@ -1,6 +1,8 @@
 /* Flame graph: the call paths of the summary table, aggregated over calls
- * (and ranks): roots at the bottom, a bar's width its inclusive time, the
- * part of a bar not covered by its children its own time. */
+ * (and ranks): roots at the bottom, a bar's width its wall-clock coverage
+ * (the union of its calls' intervals, summed over ranks), so that a path run
+ * on several threads is never wider than its parent; children that ran at
+ * once on different threads share the parent's width in proportion. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,25 +24,65 @@ static int max_depth(const sp_table_rows *t) {
 static double root_total(const sp_table_rows *t) {
     double s = 0;
     for (size_t i = 0; i < t->count; i++)
-        if (t->rows[i].depth == 0 && t->rows[i].has_timing) s += t->rows[i].total;
+        if (t->rows[i].depth == 0 && t->rows[i].has_timing) s += t->rows[i].coverage;
     return s;
 }
 
-static void bar_tip(const sp_table_row *row, double whole, char *out, size_t size) {
-    char tot[32], own[32];
-    sp_format_seconds(row->total, tot, sizeof tot);
-    sp_format_seconds(row->has_exclusive ? row->exclusive : row->total, own, sizeof own);
-    snprintf(out, size, "%s\n%llu call%s, %s inclusive (%.1f%%), %s own",
-             row->call_path ? row->call_path : row->name, (unsigned long long)row->calls,
-             row->calls == 1 ? "" : "s", tot, whole > 0 ? 100.0 * row->total / whole : 0.0, own);
+/* Bar widths in px: coverage / whole * w, scaled down where the children of
+ * a bar would be wider together than it (rows are in tree order). */
+static double *bar_widths(const sp_table_rows *t, double whole, double w) {
+    size_t n = t->count;
+    double *width = calloc(n + 1, sizeof *width), *children = calloc(n + 1, sizeof *children);
+    size_t *parent = calloc(n + 1, sizeof *parent), *last = calloc(n + 1, sizeof *last);
+    double *factor = calloc(n + 1, sizeof *factor);
+    if (!width || !children || !parent || !last || !factor) {
+        free(width);
+        width = NULL;
+        n = 0;
+    }
+    for (size_t i = 0; i < n; i++) { /* raw widths and each bar's children's sum */
+        const sp_table_row *row = &t->rows[i];
+        int d = row->depth < 0 ? 0 : row->depth;
+        width[i] = row->has_timing && row->calls ? row->coverage / whole * w : 0;
+        parent[i] = d ? last[d - 1] : n;
+        last[d] = i;
+        if (d) children[parent[i]] += width[i];
+    }
+    for (size_t i = 0; i < n; i++) { /* parents come first */
+        double f = 1.0;
+        if (parent[i] != n) {
+            size_t p = parent[i];
+            double fit = children[p] > 0 ? width[p] * factor[p] / children[p] : 1.0;
+            f = factor[p] < fit ? factor[p] : fit;
+        }
+        factor[i] = f;
+    }
+    for (size_t i = 0; i < n; i++)
+        width[i] *= factor[i];
+    free(children);
+    free(parent);
+    free(last);
+    free(factor);
+    return width;
 }
 
-static void draw_rows(sp_chart *c, const sp_table_rows *t, double *next, double w, double base_y,
-                      double whole, int shown_depth) {
+static void bar_tip(const sp_table_row *row, double whole, char *out, size_t size) {
+    char wall[32], tot[32], own[32];
+    sp_format_seconds(row->coverage, wall, sizeof wall);
+    sp_format_seconds(row->total, tot, sizeof tot);
+    sp_format_seconds(row->has_exclusive ? row->exclusive : row->total, own, sizeof own);
+    snprintf(out, size, "%s\n%llu call%s, %s wall clock (%.1f%%), %s summed over threads, %s own",
+             row->call_path ? row->call_path : row->name, (unsigned long long)row->calls,
+             row->calls == 1 ? "" : "s", wall, whole > 0 ? 100.0 * row->coverage / whole : 0.0,
+             tot, own);
+}
+
+static void draw_rows(sp_chart *c, const sp_table_rows *t, double *next, const double *widths,
+                      double base_y, double whole, int shown_depth) {
     for (size_t i = 0; i < t->count; i++) {
         const sp_table_row *row = &t->rows[i];
         int d = row->depth;
-        double bw = row->has_timing ? row->total / whole * w : 0;
+        double bw = widths[i];
         double x = next[d];
         next[d] = x + bw;
         next[d + 1] = x;
@@ -69,26 +111,31 @@ sp_status sp_chart_flame_graph(sp_chart *c, sp_error *err) {
     }
     int depth = max_depth(&t);
     if (depth >= SP_PLOT_MAX_LANES) depth = SP_PLOT_MAX_LANES - 1;
+    double top = SP_PLOT_TITLE_H + 10, x0 = 12, w = c->width - 24;
     double *next = calloc((size_t)max_depth(&t) + 2, sizeof *next);
-    if (!next) {
+    double *widths = bar_widths(&t, whole, w);
+    if (!next || !widths) {
+        free(next);
+        free(widths);
         sp_table_rows_free(&t);
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    double top = SP_PLOT_TITLE_H + 10, x0 = 12, w = c->width - 24;
     double base_y = top + ROW_H * (depth + 1);
     int height = (int)(base_y + SP_PLOT_AXIS_H + 24);
     char *sub = sp_chart_subtitle(c);
     sp_svg_begin(c->b, c->width, height, c->standalone, "Flame graph", sub);
     free(sub);
     next[0] = x0;
-    draw_rows(c, &t, next, w, base_y, whole, depth);
+    draw_rows(c, &t, next, widths, base_y, whole, depth);
     sp_svg_time_axis(c->b, x0, w, base_y + 2, 0, whole, base_y + 2);
     sp_svg_note(c->b, 12, base_y + SP_PLOT_AXIS_H + 12,
                 sp_results_num_data_ranks(c->r) > 1
-                    ? "Width: inclusive time summed over ranks; the uncovered part of a bar is "
-                      "its own time."
-                    : "Width: inclusive time; the uncovered part of a bar is its own time.");
+                    ? "Width: wall-clock coverage (union of the calls' intervals) summed over "
+                      "ranks; time summed over threads in the tooltip."
+                    : "Width: wall-clock coverage (union of the calls' intervals); time summed "
+                      "over threads in the tooltip.");
     sp_svg_end(c->b);
+    free(widths);
     free(next);
     sp_table_rows_free(&t);
     return SP_OK;

@@ -74,6 +74,15 @@ def inspect_tree(cli, path):
     return tree
 
 
+def check_percentages(cli, path):
+    """% session (path rows and (own) rows) is wall-clock coverage: within 100 %."""
+    out = run(cli, "inspect", path, "--columns", "region", "percent", "--ascii",
+              "--suppress-notes")
+    for value in re.findall(r"(\d+\.\d+)%", out):
+        if float(value) > 100.0:
+            fail("inspect prints %s%% of the session" % value)
+
+
 def folded_paths(cli, path):
     out = run(cli, "export", "folded", path, "-o", "-")
     return {l.rsplit(" ", 1)[0] for l in out.splitlines() if l.strip()}
@@ -112,12 +121,38 @@ def report_tree(cli, path, workdir):
     return tree
 
 
+def check_flame_graph(cli, path, workdir):
+    """Each bar lies within the canvas and over a bar of the row below (its
+    parent): widths are wall-clock coverage, never summed over threads."""
+    out = os.path.join(workdir, "plots")
+    run(cli, "plot", "flame-graph", path, "-o", out)
+    svg = open(os.path.join(out, "flame-graph.svg"), encoding="utf-8").read()
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+    bars = [tuple(float(v) for v in m) for m in
+            re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="16\.0"', svg)]
+    if not bars:
+        fail("no bars in the flame graph")
+    rows = {}
+    for x, y, w in bars:
+        rows.setdefault(y, []).append((x, x + w))
+    bottom = max(rows)
+    for x, y, w in bars:
+        if x < 0 or x + w > width:
+            fail("flame-graph bar at x=%.1f, width %.1f leaves the %.0f px canvas" % (x, w, width))
+        if y == bottom:
+            continue
+        below = [r for yy, rs in rows.items() if abs(yy - (y + 18)) < 0.01 for r in rs]
+        if not any(a - 0.01 <= x and x + w <= b + 0.6 for a, b in below):
+            fail("flame-graph bar at x=%.1f, width %.1f is wider than its parent" % (x, w))
+
+
 def check_views(cli, path, kind, workdir):
     want = EXPECTED[kind]
     got = inspect_tree(cli, path)
     if got != want:
         fail("inspect tree of %s:\n  got  %s\n  want %s" % (path, sorted(got.items()),
                                                            sorted(want.items())))
+    check_percentages(cli, path)
     report = report_tree(cli, path, workdir)
     if report != want:
         fail("report tree: got %s" % sorted(report.items()))
@@ -125,6 +160,7 @@ def check_views(cli, path, kind, workdir):
                         ("speedscope", speedscope_paths(cli, path, workdir))):
         if paths != set(want):
             fail("%s paths: got %s, want %s" % (view, sorted(paths), sorted(want)))
+    check_flame_graph(cli, path, workdir)
 
 
 def main():
@@ -133,7 +169,8 @@ def main():
     path = os.path.join(workdir, kind + ".h5")
     run(program, path)
     check_views(cli, path, kind, workdir)
-    print("%s: the same %d-path tree in inspect, report, folded and speedscope" %
+    print("%s: the same %d-path tree in inspect, report, folded and speedscope; flame-graph "
+          "bars within their parents" %
           (kind, len(EXPECTED[kind])))
 
 
