@@ -5,6 +5,7 @@
 
 #include "analysis/balance_calc.h"
 #include "common/error.h"
+#include "analysis/unavailable.h"
 
 /* a is slower than b: larger total, the lower (rank, thread) on ties. */
 static int before(const sp_balance_member *a, const sp_balance_member *b, int slower) {

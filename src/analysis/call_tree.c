@@ -10,6 +10,7 @@
 #include "common/utf8.h"
 #include "common/text_buffer.h"
 #include "common/error.h"
+#include "analysis/region_entry.h"
 
 typedef struct cursor {
     uint64_t base; /* first event of the row */

@@ -9,19 +9,8 @@
 #ifndef SP_ANALYSIS_CALL_TREE_H
 #define SP_ANALYSIS_CALL_TREE_H
 
-#include "analysis/internal.h"
+#include "analysis/tree_frame.h"
 
-typedef struct sp_tree_frame {
-    int64_t start, end;
-    uint64_t event; /* index into the model's event columns */
-    uint32_t row;   /* model row of the call */
-    int64_t lane;   /* thread id of the call (-1 unknown) */
-    /* Free for the visitor: */
-    uint32_t node;
-    uint64_t pos;
-    int64_t excl;
-    int flag;
-} sp_tree_frame;
 
 typedef struct sp_tree_visitor {
     /* A call starts; parent is the enclosing call (NULL for a root), which the

@@ -6,6 +6,8 @@
 #include "analysis/filter.h"
 #include "analysis/regions.h"
 #include "common/error.h"
+#include "analysis/region_entry.h"
+#include "analysis/unavailable.h"
 
 struct sp_event_iter {
     const sp_results *r;

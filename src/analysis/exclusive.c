@@ -5,6 +5,8 @@
 
 #include "analysis/call_tree.h"
 #include "common/error.h"
+#include "analysis/exclusive.h"
+#include "analysis/unavailable.h"
 
 enum { EXCL_UNKNOWN = 0, EXCL_COMPUTED, EXCL_FAILED, EXCL_STORED };
 

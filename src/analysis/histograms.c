@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "analysis/internal.h"
+#include "analysis/histograms.h"
+#include "analysis/region_entry.h"
 
 int sp_has_histograms(const sp_results *r) {
     return !sp_columnar(r) && r->m.num_hists > 0;

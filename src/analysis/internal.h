@@ -1,6 +1,8 @@
 /*
  * Private to src/analysis/: the layout of the results objects and the
- * helpers the analysis files share. Presenters use analysis.h instead.
+ * inline helpers on it, the bottom layer of the analysis (README.md,
+ * "Layers"). Functions live in the header of the file that defines them.
+ * Presenters use analysis.h instead.
  */
 #ifndef SP_ANALYSIS_INTERNAL_H
 #define SP_ANALYSIS_INTERNAL_H
@@ -9,7 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 
 #define SP_NS_PER_SECOND 1e9
 
@@ -83,12 +85,6 @@ struct sp_results {
     size_t num_lanes;
 };
 
-/* --- helpers shared by the analysis files ------------------------------- */
-
-/* Derives rows, regions, ranks and order from r->m (results_build.c); frees them. */
-sp_status sp_results_build(sp_results *r);
-void sp_results_build_free(sp_results *r);
-
 /* end = start + duration, saturating instead of overflowing on damaged data. */
 static inline int64_t sp_end_ns(int64_t start, int64_t duration) {
     int64_t end;
@@ -109,63 +105,5 @@ static inline sp_results *sp_results_mut(const sp_results *r) {
 static inline int sp_columnar(const sp_results *r) {
     return r->m.layout == SP_LAYOUT_COLUMNAR;
 }
-
-/* The entry of region for rank, or NULL. */
-const sp_model_row *sp_region_entry(const sp_mpi_region *region, uint32_t rank);
-uint32_t sp_region_entry_index(const sp_mpi_region *region, uint32_t rank, int *found);
-
-/* Sets err to SP_ERR_UNAVAILABLE explaining that `what` needs per-call events. */
-sp_status sp_unavailable(const sp_results *r, const char *what, sp_error *err);
-
-/* numpy sum of the durations of rows (in order) divided by divisor, or of
- * (duration / divisor - mean)^2 when squared. */
-double sp_rows_numpy_sum(const sp_results *r, const uint32_t *rows, size_t n, double divisor,
-                         int squared, double mean);
-
-/* Percentiles of the durations of rows (see sp_percentiles_spans); rows may be empty of calls. */
-sp_status sp_rows_percentiles(const sp_results *r, const uint32_t *rows, size_t n, const double *qs,
-                              size_t nq, double divisor, double *out);
-
-/* Aggregate files with histograms (histograms.c): whether there are any,
- * the percentiles of the merged histograms of rows (SP_ERR_UNAVAILABLE
- * without histograms), and freeing the per-row cache. */
-int sp_has_histograms(const sp_results *r);
-sp_status sp_rows_hist_percentiles(const sp_results *r, const uint32_t *rows, size_t n,
-                                   const double *qs, size_t nq, double divisor, double *out);
-void sp_row_histograms_free(sp_results *r);
-
-/* Pooled statistics over the given rows (in the given order). */
-sp_status sp_pool_rows(const sp_results *r, const uint32_t *rows, size_t n, int what, sp_pool *out,
-                       sp_error *err);
-
-/* The region's pooled statistics over all ranks, computed once. */
-const sp_pool *sp_region_pooled(const sp_mpi_region *region, sp_error *err);
-
-/* get_summary() fields of a pool (all but exclusive_duration); 0.0 without timing. */
-void sp_pool_summary(const sp_pool *p, sp_summary *out);
-
-/* Exclusive nanoseconds of one row: stored total or reconstructed (§3.1). */
-sp_status sp_row_exclusive_ns(const sp_results *r, uint32_t row, int64_t *out, sp_error *err);
-
-/* numpy pairwise sum of a sequence produced block by block: fill(ctx, first, count, buf)
- * writes elements [first, first + count) of the virtual array into buf. */
-typedef void (*sp_fill_fn)(void *ctx, size_t first, size_t count, double *buf);
-double sp_numpy_sum_gen(size_t n, sp_fill_fn fill, void *ctx);
-
-/* A run of int64 values (durations). */
-typedef struct sp_span {
-    const int64_t *x;
-    size_t n;
-} sp_span;
-
-/* numpy percentiles (qs in percent, at most 8) of the values of the spans
- * (all within [lo, hi]) divided by divisor; out[i] belongs to qs[i]. Reads
- * the values in place (radix histograms, no copy of the data).
- * SP_ERR_INVALID_ARGUMENT without values; SP_ERR_OUT_OF_MEMORY. */
-sp_status sp_percentiles_spans(const sp_span *spans, size_t nspans, int64_t lo, int64_t hi,
-                               const double *qs, size_t nq, double divisor, double *out);
-
-/* Python float(): the value of a metadata entry as a double; 0 if not convertible. */
-int sp_meta_to_double(const sp_meta_entry *e, double *out);
 
 #endif

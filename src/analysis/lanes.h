@@ -2,7 +2,7 @@
 #ifndef SP_ANALYSIS_LANES_H
 #define SP_ANALYSIS_LANES_H
 
-#include "analysis/call_tree.h"
+#include "analysis/tree_frame.h"
 
 typedef struct sp_stack {
     sp_tree_frame *frames;

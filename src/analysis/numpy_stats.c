@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/internal.h"
+#include "analysis/numpy_stats.h"
 
 enum { NUMPY_BUFSIZE = 8192, PAIRWISE_BLOCK = 128, SELECT_SMALL = 16 };
 

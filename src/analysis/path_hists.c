@@ -13,6 +13,7 @@
 
 #include "analysis/path_walk.h"
 #include "common/error.h"
+#include "analysis/unavailable.h"
 
 typedef struct hist_walk {
     const sp_results *r;

@@ -5,6 +5,7 @@
 
 #include "analysis/call_tree.h"
 #include "common/error.h"
+#include "analysis/unavailable.h"
 
 typedef struct path_walk {
     const sp_results *r;

@@ -6,6 +6,9 @@
 
 #include "analysis/internal.h"
 #include "common/error.h"
+#include "analysis/histograms.h"
+#include "analysis/numpy_stats.h"
+#include "analysis/pool.h"
 
 /* The pooled calls as a virtual array of doubles for sp_numpy_sum_gen:
  * d / divisor, or (d / divisor - mean)^2 when squared. */

@@ -4,6 +4,10 @@
 
 #include "analysis/internal.h"
 #include "common/error.h"
+#include "analysis/exclusive.h"
+#include "analysis/histograms.h"
+#include "analysis/pool.h"
+#include "analysis/unavailable.h"
 
 static const sp_model_row *model_row(const sp_rank_region *rr) {
     return &rr->owner->m.rows[rr->row];
@@ -18,7 +22,7 @@ uint32_t sp_rank_region_rank(const sp_rank_region *rr) {
 }
 
 const char *sp_rank_region_name(const sp_rank_region *rr) {
-    return sp_mpi_region_name(rr->region);
+    return rr->owner->m.region_names[model_row(rr)->region]; /* not via the MPI region above */
 }
 
 uint64_t sp_rank_region_num_calls(const sp_rank_region *rr) {

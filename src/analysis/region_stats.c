@@ -4,6 +4,8 @@
 
 #include "analysis/internal.h"
 #include "common/error.h"
+#include "analysis/pool.h"
+#include "analysis/region_entry.h"
 
 sp_status sp_region_pool_stats(const sp_mpi_region *region, const uint32_t *ranks, size_t num_ranks,
                                sp_pool_stats *out, sp_error *err) {

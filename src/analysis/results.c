@@ -8,6 +8,7 @@
 #include "common/utf8.h"
 #include "common/text_buffer.h"
 #include "common/error.h"
+#include "analysis/results_build.h"
 
 /* The path as Python's pathlib prints it: "./a//b/" -> "a/b", "" -> ".". */
 static char *pathlib_text(const char *path) {
@@ -164,11 +165,4 @@ int sp_results_describe(const sp_results *r, char *buf, size_t size) {
     }
     sp_textbuf_free(&b);
     return needed;
-}
-
-sp_status sp_unavailable(const sp_results *r, const char *what, sp_error *err) {
-    return sp_error_set(err, SP_ERR_UNAVAILABLE,
-                        "%s holds aggregate statistics only (storage_layout \"aggregate\"): "
-                        "%s need per-call events",
-                        r->path_text, what);
 }

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "analysis/histograms.h"
+#include "analysis/meta_value.h"
+#include "analysis/results_build.h"
 
 static void row_facts_events(const sp_model *m, const sp_model_row *row, sp_row_info *info) {
     const int64_t *s = m->starts + row->offset, *d = m->durations + row->offset;

@@ -5,31 +5,8 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "analysis/meta_value.h"
 
-int sp_meta_to_double(const sp_meta_entry *e, double *out) {
-    switch (e->type) {
-    case SP_META_INT:
-        *out = (double)e->i;
-        return 1;
-    case SP_META_FLOAT:
-        *out = e->f;
-        return 1;
-    case SP_META_STRING: {
-        /* Python float(str): decimal text with optional surrounding blanks, no hex. */
-        if (!e->s || strpbrk(e->s, "xX")) return 0;
-        char *end;
-        double v = strtod(e->s, &end);
-        if (end == e->s) return 0;
-        while (isspace((unsigned char)*end))
-            end++;
-        if (*end) return 0;
-        *out = v;
-        return 1;
-    }
-    default:
-        return 0;
-    }
-}
 
 /* metadata[key] / 1e9 as Python computes it, or NaN when absent or not a number. */
 static double meta_seconds(const sp_results *r, const char *key) {

@@ -6,6 +6,9 @@ set(SP_SOURCES_analysis
     region_source.c
     threads.c
     call_tree.c call_parent.c
+    region_entry.c
+    unavailable.c
+    meta_value.c
     events.c
     exclusive.c
     histograms.c

@@ -4,6 +4,7 @@
 
 #include "analysis/balance_calc.h"
 #include "common/error.h"
+#include "analysis/unavailable.h"
 
 /* Below this share of the step time, what a step would save is noise. */
 #define BALANCED_BELOW 0.01

@@ -6,6 +6,10 @@
 #include "analysis/filter.h"
 #include "analysis/regions.h"
 #include "common/error.h"
+#include "analysis/exclusive.h"
+#include "analysis/histograms.h"
+#include "analysis/mpi_region.h"
+#include "analysis/pool.h"
 
 static const double summary_qs[3] = {50.0, 95.0, 99.0};
 

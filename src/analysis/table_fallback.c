@@ -6,6 +6,9 @@
 #include "analysis/balance_calc.h"
 #include "analysis/table_build.h"
 #include "common/error.h"
+#include "analysis/exclusive.h"
+#include "analysis/pool.h"
+#include "analysis/region_entry.h"
 
 typedef struct interval {
     double start, end;

@@ -6,6 +6,10 @@
 #include "analysis/table_build.h"
 #include "common/error.h"
 
+const char *const sp_sort_keys[] = {"start", "total", "calls",     "avg",  "min",
+                                    "max",   "first", "last",      "std",  "p50",
+                                    "p95",   "p99",   "imbalance", "name", NULL};
+
 sp_status sp_table_parse_options(const char *sort, const char *percentage_mode,
                                  sp_table_sort *sort_key, int *exclusive_mode, sp_error *err) {
     if (!percentage_mode || strcmp(percentage_mode, "coverage") == 0)

@@ -8,10 +8,8 @@
 #include "analysis/regions.h"
 #include "analysis/table_build.h"
 #include "common/error.h"
+#include "analysis/numpy_stats.h"
 
-const char *const sp_sort_keys[] = {"start", "total", "calls",     "avg",  "min",
-                                    "max",   "first", "last",      "std",  "p50",
-                                    "p95",   "p99",   "imbalance", "name", NULL};
 
 const char *const sp_table_columns[] = {
     "region",         "ranks",   "calls",        "total",   "percent",

@@ -2,7 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_error.h"
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 
 int cli_select_option(cli_select *s, int id, const char *value) {
     switch (id) {

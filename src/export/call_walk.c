@@ -6,6 +6,7 @@
 #include "analysis/call_tree.h"
 #include "common/error.h"
 #include "export/call_select.h"
+#include "analysis/unavailable.h"
 
 typedef struct lane_stack {
     sp_walk_call *calls;

@@ -1,4 +1,4 @@
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "common/error.h"
 #include "format/reader.h"
 

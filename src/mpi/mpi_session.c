@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "common/error.h"
 #include "format/writer.h"
 #include "mpi/aggregate_gather.h"

@@ -37,7 +37,7 @@ static void add_hint(notes *ns, const char *before, const char *path, const char
     add(ns, &b);
 }
 
-static void add_hints(notes *ns, const char *file_path) {
+static void add_hints(notes *ns, const char *file_path, int no_events) {
     char *rel = sp_py_relpath(file_path);
     char *p = rel ? sp_py_shlex_quote(rel) : NULL;
     free(rel);
@@ -49,7 +49,7 @@ static void add_hints(notes *ns, const char *file_path) {
     add_text(ns, "");
     add_text(ns, "Explore:");
     add_hint(ns, "  Inspect:  scope-profiler inspect ", p, "");
-    add_hint(ns, "  Events:   scope-profiler events ", p, " --format csv");
+    if (!no_events) add_hint(ns, "  Events:   scope-profiler events ", p, " --format csv");
     add_text(ns, "");
     add_text(ns, "Export:");
     add_hint(ns, "  Stats:    scope-profiler stats ", p, " -o region_statistics.json");
@@ -66,7 +66,7 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
         sp_terminal_append(&b, ctx->title);
         add(ns, &b);
     }
-    if (ctx->file_path) add_hints(ns, ctx->file_path);
+    if (ctx->file_path) add_hints(ns, ctx->file_path, ctx->no_events);
     add_text(ns, "Durations are in seconds.");
     if (rows->count > 1)
         add_text(ns, "Regions may nest, so the summed total can exceed the wall-clock time.");

@@ -94,7 +94,8 @@ sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                            title,
                            sp_run_file_path(results),
                            options->max_width,
-                           left_out};
+                           left_out,
+                           !sp_results_has_events(results)};
     st = sp_table_print(out, &shown, &fmt, err);
 done:
     if (rows.rows) sp_table_rows_free(&rows);

@@ -103,6 +103,7 @@ typedef struct sp_notes_context {
     int ascii;
     size_t max_width;      /* nonzero: the box fits; longer lines run past its edge */
     int shows_percentiles; /* a p50/p95/p99 column is shown (their error bound is noted) */
+    int no_events;         /* the file keeps no per-call events: no `events` hint (it would fail) */
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */
@@ -120,6 +121,7 @@ typedef struct sp_table_format {
     const char *file_path; /* for the hints in the notes; NULL = none */
     size_t max_width;      /* nonzero: cut region cells so that the table fits */
     size_t rows_left_out;  /* nonzero: a line under the table says so (bounded output) */
+    int no_events;         /* the file keeps no per-call events: no `events` hint */
 } sp_table_format;
 
 /* Formats the rows into text (the table, the notes unless suppressed, the

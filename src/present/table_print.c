@@ -191,7 +191,8 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
                                  fmt->exclusive_mode,
                                  fmt->ascii,
                                  fmt->max_width,
-                                 0};
+                                 0,
+                                 fmt->no_events};
         for (size_t j = 0; j < ncols; j++)
             nctx.shows_percentiles |=
                 cols[j] == SP_COL_P50 || cols[j] == SP_COL_P95 || cols[j] == SP_COL_P99;

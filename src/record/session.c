@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format/write_aggregate.h"
 #include "format/writer.h"
 #include "record/aggregate.h"

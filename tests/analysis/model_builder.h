@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 
 #define MB_NO_THREAD INT64_MIN
 

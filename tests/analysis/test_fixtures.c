@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "table_text.h"
 
 typedef struct check_state {

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format/writer.h"
 #include "model_builder.h"
 

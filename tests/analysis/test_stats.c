@@ -16,6 +16,7 @@
 
 #include "analysis/internal.h"
 #include "model_builder.h"
+#include "analysis/numpy_stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

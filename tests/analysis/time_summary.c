@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 
 /* CPU time of this process: the machine is shared, wall time is noisy. */
 static double now(void) {

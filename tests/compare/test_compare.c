@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "model_builder.h"
 #include "present/compare_out.h"
 #include "scope_profiler/compare.h"

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format/reader.h"
 #include "format/writer.h"
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format_support.h"
 
 static json_object *load_expected(const char *stem) {

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format/reader.h"
 #include "format/writer.h"
 #include "format_support.h"

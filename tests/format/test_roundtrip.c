@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "format/writer.h"
 #include "format_support.h"
 

@@ -163,12 +163,31 @@ def check_views(cli, path, kind, workdir):
     check_flame_graph(cli, path, workdir)
 
 
+def check_aggregate_hints(cli, program, kind, workdir):
+    """Aggregate mode keeps no calls: the notes must not suggest `events`, and
+    the commands they do suggest must work."""
+    path = os.path.join(workdir, kind + "_aggregate.h5")
+    env = dict(os.environ, SCOPE_PROFILER_AGGREGATE="1")
+    run(program, path, env=env)
+    out = run(cli, "inspect", path, "--ascii")
+    if "scope-profiler events" in out:
+        fail("the notes of an aggregate file suggest `events`, which fails on it")
+    for line in out.splitlines():
+        m = re.search(r"(scope-profiler (inspect|stats|metadata) .*?)\s*\|?$", line)
+        if m and path in m.group(1):
+            args = m.group(1).split()[1:]
+            if "-o" in args:
+                args[args.index("-o") + 1] = os.path.join(workdir, "hint_output")
+            run(cli, *args)
+
+
 def main():
     cli, program, kind, workdir = sys.argv[1:5]
     os.makedirs(workdir, exist_ok=True)
     path = os.path.join(workdir, kind + ".h5")
     run(program, path)
     check_views(cli, path, kind, workdir)
+    check_aggregate_hints(cli, program, kind, workdir)
     print("%s: the same %d-path tree in inspect, report, folded and speedscope; flame-graph "
           "bars within their parents" %
           (kind, len(EXPECTED[kind])))

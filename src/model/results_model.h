@@ -1,8 +1,8 @@
 /*
  * Internal bridge between the model and the public sp_results object.
  */
-#ifndef SP_ANALYSIS_RESULTS_MODEL_H
-#define SP_ANALYSIS_RESULTS_MODEL_H
+#ifndef SP_MODEL_RESULTS_MODEL_H
+#define SP_MODEL_RESULTS_MODEL_H
 
 #include "common/visibility.h"
 #include "model/model.h"
