@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/results_model.h"
+#include "model/results_model.h"
 #include "bench_big_profile.h"
 #include "bench_support.h"
 
