@@ -395,26 +395,31 @@ sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads, siz
     return SP_OK;
 }
 
+/* Replaces *dst (of *n elements) with a copy of count elements of src; 0 when out of memory. */
+static int copy_table(void **dst, size_t *n, const void *src, size_t count, size_t size) {
+    free(*dst);
+    *n = 0;
+    *dst = malloc((count ? count : 1) * size);
+    if (!*dst) return 0;
+    memcpy(*dst, src, count * size);
+    *n = count;
+    return 1;
+}
+
 sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets, size_t count,
                                       sp_error *err) {
-    free(w->offsets);
-    w->num_offsets = 0;
-    w->offsets = malloc((count ? count : 1) * sizeof *w->offsets);
-    if (!w->offsets) return out_of_memory(w, err);
-    memcpy(w->offsets, offsets, count * sizeof *offsets);
-    w->num_offsets = count;
-    return SP_OK;
+    void *copy = w->offsets;
+    int ok = copy_table(&copy, &w->num_offsets, offsets, count, sizeof *offsets);
+    w->offsets = copy;
+    return ok ? SP_OK : out_of_memory(w, err);
 }
 
 sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks, size_t count,
                               sp_error *err) {
-    free(w->forks);
-    w->num_forks = 0;
-    w->forks = malloc((count ? count : 1) * sizeof *w->forks);
-    if (!w->forks) return out_of_memory(w, err);
-    memcpy(w->forks, forks, count * sizeof *forks);
-    w->num_forks = count;
-    return SP_OK;
+    void *copy = w->forks;
+    int ok = copy_table(&copy, &w->num_forks, forks, count, sizeof *forks);
+    w->forks = copy;
+    return ok ? SP_OK : out_of_memory(w, err);
 }
 
 sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
