@@ -622,8 +622,11 @@ static void emit_tables(fz *f, hid_t file) {
     static const char *const threads[] = {"ranks",    "index",  "ident",  "native_id", "daemon",
                                           "start_ns", "end_ns", "cpu_ns", "name"};
     static const char *const offsets[] = {"ranks", "offset_ns", "uncertainty_ns"};
+    static const char *const forks[] = {"ranks", "threads", "since_ns", "parent_threads",
+                                        "fork_ns"};
     if (fz_chance(f, 32)) emit_small_table(f, file, "/thread_table", threads, 9);
     if (fz_chance(f, 32)) emit_small_table(f, file, "/scope_profiler_c/clock_offsets", offsets, 3);
+    if (fz_chance(f, 32)) emit_small_table(f, file, "/scope_profiler_c/thread_forks", forks, 5);
 }
 
 /* --- schema 1: rank<N>/regions/<name>/{start_times,end_times} ---------------- */

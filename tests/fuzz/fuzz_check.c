@@ -91,6 +91,9 @@ void fz_check_model(const sp_model *m) {
         FZ_CHECK(m->thread_ids[i] >= -1);
     FZ_CHECK(m->num_threads == 0 || m->threads != NULL);
     FZ_CHECK(m->num_clock_offsets == 0 || m->clock_offsets != NULL);
+    FZ_CHECK(m->num_forks == 0 || (m->forks != NULL && m->threads != NULL));
+    for (size_t i = 0; i < m->num_forks; i++) /* two different threads of the table */
+        FZ_CHECK(m->forks[i].thread != m->forks[i].parent);
     check_histograms(m);
 }
 
