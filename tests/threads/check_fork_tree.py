@@ -28,6 +28,7 @@ EXPECTED = {
         S + ";omp_step;omp_body;omp_compute": 6, S + ";omp_step;omp_wait": 6,
         S + ";outer": 1, S + ";outer;team": 2, S + ";outer;team;inner": 4,
     },
+    "omp_plain": {S: 1, S + ";loop": 1, S + ";loop;work": 6},
     "thread": {
         S: 1, S + ";launch": 1, S + ";launch;spawn": 1, S + ";launch;own_work": 1,
         S + ";launch;job": 3, S + ";launch;job;helper": 1,
