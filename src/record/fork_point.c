@@ -84,6 +84,21 @@ static void *next_symbol(void **cache, const char *name) {
     return f;
 }
 
+/* ThreadSanitizer's own pthread_create hands its start routine to ours; run
+ * before it, ours would touch instrumented memory on a thread TSan has not set
+ * up yet (a crash). TSan builds therefore leave threads to the fallback rule. */
+#if defined(__SANITIZE_THREAD__)
+#define SP_WRAP_PTHREAD_CREATE 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SP_WRAP_PTHREAD_CREATE 0
+#endif
+#endif
+#ifndef SP_WRAP_PTHREAD_CREATE
+#define SP_WRAP_PTHREAD_CREATE 1
+#endif
+
+#if SP_WRAP_PTHREAD_CREATE
 /* --- pthread_create (also std::thread) ------------------------------------ */
 
 typedef struct thread_start {
@@ -113,6 +128,7 @@ SP_INTERPOSE int pthread_create(pthread_t *thread, const pthread_attr_t *attr, v
     if (rc != 0) free(s);
     return rc;
 }
+#endif
 
 /* --- libgomp's parallel regions (gcc, gfortran) ---------------------------- */
 
