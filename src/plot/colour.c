@@ -1,7 +1,9 @@
-/* Region colours from a hash of the name: stable across charts and runs. */
+/* Region colours: the regions with the most time take twelve distinct
+ * palette colours in order of time; the rest a colour hashed from the name. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot/plot_internal.h"
@@ -24,11 +26,57 @@ static double hue_channel(double p, double q, double t) {
     return p;
 }
 
+/* Twelve hues far apart, each light enough for dark text or dark enough for white. */
+static const char *const PALETTE[SP_PALETTE_SIZE] = {
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+    "#b07aa1", "#ff9da7", "#9c755f", "#2f4b7c", "#bcbd22", "#17becf"};
+
+/* The palette of the results being drawn (one rendering at a time per thread). */
+static _Thread_local const sp_palette *active;
+
+typedef struct ranked {
+    const char *name;
+    double total;
+} ranked;
+
+static int by_total_desc(const void *a, const void *b) {
+    double x = ((const ranked *)a)->total, y = ((const ranked *)b)->total;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void sp_palette_build(const sp_results *r, sp_palette *out) {
+    *out = (sp_palette){0};
+    size_t n = sp_results_num_regions(r), k = 0;
+    ranked *list = malloc((n ? n : 1) * sizeof *list);
+    if (!list) return; /* hashed colours only */
+    for (size_t i = 0; i < n; i++) {
+        const char *name = sp_results_region_name(r, i);
+        if (!name || strcmp(name, "scope_profiler.session") == 0) continue;
+        double t = sp_mpi_region_total_duration(sp_results_region_at(r, i));
+        list[k++] = (ranked){name, isfinite(t) ? t : 0};
+    }
+    qsort(list, k, sizeof *list, by_total_desc);
+    for (size_t i = 0; i < k && i < SP_PALETTE_SIZE; i++)
+        out->names[out->count++] = list[i].name;
+    free(list);
+}
+
+const sp_palette *sp_palette_use(const sp_palette *p) {
+    const sp_palette *before = active;
+    active = p;
+    return before;
+}
+
 void sp_region_colour(const char *name, char out[8]) {
     if (strcmp(name, "scope_profiler.session") == 0) { /* the whole session: neutral */
         snprintf(out, 8, "#a9b3bd");
         return;
     }
+    for (size_t i = 0; active && i < active->count; i++)
+        if (strcmp(active->names[i], name) == 0) {
+            snprintf(out, 8, "%s", PALETTE[i]);
+            return;
+        }
     uint32_t h = fnv1a(name);
     h ^= h >> 15; /* spread the low bits of short names */
     h *= 0x2c1b3c6du;

@@ -127,8 +127,12 @@ sp_status sp_plot_render(const sp_results *const *runs, size_t num_runs, sp_plot
     c.b = &out;
     c.regions = sp_results_get_regions(c.r, &o->filter, &c.num_regions, err);
     if (!c.regions) return err ? err->status : SP_ERR_BAD_PATTERN;
+    sp_palette palette;
+    sp_palette_build(c.r, &palette);
+    const sp_palette *before = sp_palette_use(&palette);
     st = select_ranks(&c, err);
     if (st == SP_OK) st = draw(&c, kind, err);
+    sp_palette_use(before);
     if (st == SP_OK && sp_textbuf_failed(&out))
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory while drawing the chart");
     if (st == SP_OK) {

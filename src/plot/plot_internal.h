@@ -17,7 +17,6 @@
 
 #define SP_PLOT_DEFAULT_WIDTH 960
 #define SP_PLOT_FONT_PX       11
-#define SP_PLOT_CHAR_PX       6.6 /* average advance of an 11 px sans-serif character (generous) */
 #define SP_PLOT_TITLE_H       30  /* the chart title band */
 #define SP_PLOT_AXIS_H        34  /* a time axis with its labels */
 #define SP_PLOT_MAX_LANES     400 /* lanes (rows) drawn at most; the rest are counted in a note */
@@ -49,16 +48,35 @@ void sp_svg_note(sp_textbuf *b, double x, double y, const char *text);
 
 /* --- text ----------------------------------------------------------------- */
 
-/* The text shortened to at most max_px (SP_PLOT_CHAR_PX per character) with a
- * trailing "…", cut at a character boundary; returns 1 when it was shortened.
- * out receives raw (unescaped) UTF-8. */
-int sp_fit_text(const char *text, double max_px, sp_textbuf *out);
+/* The width in px of text set in DejaVu Sans (the font the charts name
+ * first) at font_px, bold or regular. */
+double sp_text_width(const char *text, double font_px, int bold);
+
+/* The text shortened to at most max_px with "…", cut at a character boundary;
+ * a trailing " · suffix" (a lane's rank and thread) is kept and the name before
+ * it is cut. Returns 1 when it was shortened; out receives raw (unescaped) UTF-8. */
+int sp_fit_text(const char *text, double max_px, double font_px, int bold, sp_textbuf *out);
 
 /* --- colours -------------------------------------------------------------- */
 
-/* "#rrggbb" for a region name: a hash of the name picks hue and lightness, so
- * a region has the same colour in every chart and every run (the session
- * root, scope_profiler.session, is a neutral grey). */
+/* The regions with the most time (summed over ranks), most first: they get
+ * the palette's distinct colours. Names point into the results. */
+#define SP_PALETTE_SIZE 12
+typedef struct sp_palette {
+    const char *names[SP_PALETTE_SIZE];
+    size_t count;
+} sp_palette;
+
+void sp_palette_build(const sp_results *r, sp_palette *out);
+
+/* Makes p (NULL: none) the palette sp_region_colour uses on this thread and
+ * returns the one before: a rendering (a chart, a report) sets it first and
+ * puts the previous one back at the end. */
+const sp_palette *sp_palette_use(const sp_palette *p);
+
+/* "#rrggbb" for a region name: its palette colour when it is among the
+ * active palette's regions, else a hash of the name picks hue and lightness
+ * (stable across charts and runs); scope_profiler.session is a neutral grey. */
 void sp_region_colour(const char *name, char out[8]);
 
 /* Nonzero when white text reads better than dark text on fill ("#rrggbb"). */

@@ -8,7 +8,7 @@
 
 static const char STYLE[] =
     "<style>"
-    "text{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;"
+    "text{font-family:'DejaVu Sans',Verdana,system-ui,sans-serif;"
     "font-size:11px;fill:#222}"
     ".hd{font-size:14px;font-weight:600}.sub{fill:#666}"
     ".ax{stroke:#888;stroke-width:1}.gr{stroke:#ececec;stroke-width:1}"
@@ -31,7 +31,7 @@ void sp_svg_begin(sp_textbuf *b, int width, int height, int standalone, const ch
                       width, height);
     sp_svg_text(b, 12, 20, "start", "hd", title, width * 0.45, -1);
     if (subtitle) {
-        double at = 12 + 8.5 * (double)strlen(title) + 16;
+        double at = 12 + sp_text_width(title, 14, 1) + 16;
         if (at > width * 0.5) at = width * 0.5;
         sp_svg_text(b, at, 20, "start", "sub", subtitle, width - at - 12, -1);
     }
@@ -63,7 +63,9 @@ void sp_svg_rect(sp_textbuf *b, double x, double y, double w, double h, const ch
 void sp_svg_text(sp_textbuf *b, double x, double y, const char *anchor, const char *cls,
                  const char *text, double max_px, long region) {
     sp_textbuf fit = SP_TEXTBUF_INIT;
-    int shortened = max_px > 0 && sp_fit_text(text, max_px, &fit);
+    int heading = cls && strcmp(cls, "hd") == 0; /* 14 px bold; the rest 11 px */
+    int shortened =
+        max_px > 0 && sp_fit_text(text, max_px, heading ? 14 : SP_PLOT_FONT_PX, heading, &fit);
     sp_textbuf_printf(b, "<text x=\"%.1f\" y=\"%.1f\"", x, y);
     if (strcmp(anchor, "start") != 0) sp_textbuf_printf(b, " text-anchor=\"%s\"", anchor);
     if (cls) sp_textbuf_printf(b, " class=\"%s\"", cls);

@@ -131,12 +131,16 @@ char *sp_report_html(const sp_results *const *runs, size_t num_runs,
     rp.b = &b;
     rp.wall = wall_time(rp.r);
     sp_table_rows rows = {0};
+    sp_palette palette;
+    sp_palette_build(rp.r, &palette);
+    const sp_palette *before = sp_palette_use(&palette);
     sp_status st = sp_table_rows_build(rp.r, &rp.o->filter, NULL, NULL, &rows, err);
     if (st == SP_OK) {
         rp.rows = &rows;
         session_figures(&rp);
         st = document(&rp, err);
     }
+    sp_palette_use(before);
     sp_table_rows_free(&rows);
     if (st == SP_OK && sp_textbuf_failed(&b))
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory while writing the report");

@@ -1,3 +1,4 @@
+#include <math.h>
 /* The chart building blocks with known inputs: units and ticks, text
  * fitting, escaping, colours, pixel merging. */
 #include <setjmp.h>
@@ -49,19 +50,27 @@ static void test_ticks(void **state) {
 static void test_fit_text(void **state) {
     (void)state;
     sp_textbuf b = SP_TEXTBUF_INIT;
-    assert_int_equal(sp_fit_text("abcdefghij", SP_PLOT_CHAR_PX * 5, &b), 1);
+    /* DejaVu Sans advances at 11 px: a b c d e = 613 635 550 635 615 / 1000 em */
+    assert_true(fabs(sp_text_width("abcde", 11, 0) - 33.528) < 1e-9);
+    assert_true(sp_text_width("MPI_ALLREDUCE", 11, 0) > sp_text_width("mpi_allreduce", 11, 0) + 10);
+    assert_true(sp_text_width("abc", 14, 1) > sp_text_width("abc", 14, 0));
+    assert_int_equal(sp_fit_text("abcdefghij", 40, 11, 0, &b), 1);
     assert_string_equal(sp_textbuf_str(&b), "abcd\xE2\x80\xA6");
     sp_textbuf_reset(&b);
-    assert_int_equal(sp_fit_text("abcde", SP_PLOT_CHAR_PX * 5, &b), 0);
+    assert_int_equal(sp_fit_text("abcde", 34, 11, 0, &b), 0);
     assert_string_equal(sp_textbuf_str(&b), "abcde");
     sp_textbuf_reset(&b);
-    /* "ünïcödé": cut after three characters, never inside one */
+    /* "ünïcödé": cut after four characters, never inside one */
     assert_int_equal(sp_fit_text("\xC3\xBCn\xC3\xAF"
                                  "c\xC3\xB6"
                                  "d\xC3\xA9",
-                                 SP_PLOT_CHAR_PX * 4, &b),
+                                 40, 11, 0, &b),
                      1);
-    assert_string_equal(sp_textbuf_str(&b), "\xC3\xBCn\xC3\xAF\xE2\x80\xA6");
+    assert_string_equal(sp_textbuf_str(&b), "\xC3\xBCn\xC3\xAF" "c\xE2\x80\xA6");
+    sp_textbuf_reset(&b);
+    /* a lane label keeps its " · r12" and loses the end of the name */
+    assert_int_equal(sp_fit_text("very_long_region_name \xC2\xB7 r12", 100, 11, 0, &b), 1);
+    assert_string_equal(sp_textbuf_str(&b), "very_long_\xE2\x80\xA6 \xC2\xB7 r12");
     sp_textbuf_free(&b);
 }
 
