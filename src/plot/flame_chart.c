@@ -29,6 +29,7 @@ typedef struct flame {
     double x0, w, span_s;
     int64_t origin_ns;
     size_t rows_shown;
+    uint32_t rank;
 } flame;
 
 static band *band_of(flame *f, int64_t thread) {
@@ -71,6 +72,26 @@ static sp_status on_call(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     return SP_OK;
 }
 
+/* The selected rank whose selected regions took the most time (their totals
+ * summed: nested ones count again on every rank alike), lowest rank on ties. */
+static uint32_t slowest_rank(const sp_chart *c) {
+    uint32_t best = c->ranks[0];
+    double best_time = -1;
+    for (size_t k = 0; k < c->num_ranks; k++) {
+        double t = 0;
+        for (size_t i = 0; i < c->num_regions; i++) {
+            const sp_rank_region *rr = sp_mpi_region_rank(c->regions[i], c->ranks[k], NULL);
+            double d = rr ? sp_rank_region_total_duration(rr) : 0;
+            if (isfinite(d)) t += d;
+        }
+        if (t > best_time) {
+            best_time = t;
+            best = c->ranks[k];
+        }
+    }
+    return best;
+}
+
 static uint32_t pick_rank(const sp_chart *c, int *found) {
     *found = 0;
     if (c->o->has_rank) {
@@ -78,8 +99,9 @@ static uint32_t pick_rank(const sp_chart *c, int *found) {
             if (sp_results_rank(c->r, i) == c->o->rank) *found = 1;
         return c->o->rank;
     }
-    if (c->num_ranks) *found = 1;
-    return c->num_ranks ? c->ranks[0] : 0;
+    if (!c->num_ranks) return 0;
+    *found = 1;
+    return slowest_rank(c);
 }
 
 static void free_rows(flame *f) {
@@ -114,9 +136,10 @@ static double layout(flame *f, double top) {
 static void band_headings(flame *f) {
     if (f->num_bands < 2) return;
     for (size_t i = 0; i < f->num_bands; i++) {
-        char text[64];
+        char text[240], lane[200];
         if (!f->bands[i].rows) continue;
-        snprintf(text, sizeof text, "thread %lld", (long long)f->bands[i].thread);
+        sp_lane_name(f->c->r, f->rank, f->bands[i].thread, lane, sizeof lane);
+        snprintf(text, sizeof text, "%s (thread %lld)", lane, (long long)f->bands[i].thread);
         sp_svg_text(f->c->b, f->x0, f->bands[i].y - 4, "start", "sub", text, 0, -1);
     }
 }
@@ -138,6 +161,7 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
     }
     flame f = {0};
     f.c = c;
+    f.rank = rank;
     sp_call_selection sel = {0};
     sel.filter = c->o->filter;
     sel.filter.ranks = &rank;
@@ -160,7 +184,8 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
         if (!(f.span_s > 0)) f.span_s = 1e-9;
         char *sub = sp_chart_subtitle(c);
         char title[64];
-        snprintf(title, sizeof title, "Flame chart \xC2\xB7 rank %u", rank);
+        snprintf(title, sizeof title, "Flame chart \xC2\xB7 rank %u%s", rank,
+                 c->o->has_rank || c->num_ranks < 2 ? "" : " (slowest)");
         int height = (int)(top + plot_h + SP_PLOT_AXIS_H + 24);
         sp_svg_begin(c->b, c->width, height, c->standalone, title, sub);
         free(sub);

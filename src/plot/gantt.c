@@ -79,9 +79,11 @@ static sp_status collect_lanes(sp_chart *c, lanes *out, sp_error *err) {
 static void lane_label(const sp_chart *c, const lane *l, char *out, size_t size) {
     const char *name = sp_rank_region_name(l->rr);
     uint32_t rank = sp_rank_region_rank(l->rr);
-    if (l->thread >= 0)
-        snprintf(out, size, "%s \xC2\xB7 r%u t%lld", name, rank, (long long)l->thread);
-    else if (sp_results_num_data_ranks(c->r) > 1)
+    char thread[200];
+    if (l->thread >= 0) {
+        sp_lane_name(c->r, rank, l->thread, thread, sizeof thread);
+        snprintf(out, size, "%s \xC2\xB7 %s", name, thread);
+    } else if (sp_results_num_data_ranks(c->r) > 1)
         snprintf(out, size, "%s \xC2\xB7 r%u", name, rank);
     else
         snprintf(out, size, "%s", name);

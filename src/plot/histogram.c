@@ -15,12 +15,18 @@ static const sp_mpi_region *pick_region(const sp_chart *c, sp_error *err) {
         const sp_mpi_region *mr = sp_results_get(c->r, c->o->region, err);
         return mr;
     }
-    const sp_mpi_region *best = NULL;
-    for (size_t i = 0; i < c->num_regions; i++)
-        if (!best ||
-            sp_mpi_region_total_duration(c->regions[i]) > sp_mpi_region_total_duration(best))
-            best = c->regions[i];
-    return best;
+    /* The region with the most time among those called more than once (a
+     * distribution of one call is a single bar), else the one with the most time. */
+    const sp_mpi_region *best = NULL, *best_repeated = NULL;
+    for (size_t i = 0; i < c->num_regions; i++) {
+        const sp_mpi_region *mr = c->regions[i];
+        double t = sp_mpi_region_total_duration(mr);
+        if (!best || t > sp_mpi_region_total_duration(best)) best = mr;
+        if (sp_mpi_region_num_calls(mr) > 1 &&
+            (!best_repeated || t > sp_mpi_region_total_duration(best_repeated)))
+            best_repeated = mr;
+    }
+    return best_repeated ? best_repeated : best;
 }
 
 typedef struct calls {
@@ -92,6 +98,9 @@ static void draw(sp_chart *c, const sp_mpi_region *mr, const calls *cl, const bi
     free(sub);
     double ticks[16], step;
     int nt = sp_nice_ticks(0, (double)cmax, 6, ticks, 16, &step);
+    if (step < 1) /* counts are whole: one tick per count up to cmax (< 6 here) */
+        for (nt = 0; nt <= (int)cmax && nt < 16; nt++)
+            ticks[nt] = nt;
     for (int i = 0; i < nt; i++) {
         double y = top + PLOT_H - ticks[i] / (double)cmax * PLOT_H;
         char label[32];

@@ -11,7 +11,7 @@
 
 #define PANEL_H    56.0
 #define MAX_COL_W  40.0
-#define PANEL_GAP  30.0
+#define PANEL_GAP  40.0 /* room for the rank labels and the next heading */
 #define MAX_PANELS 24
 
 typedef struct panel {
@@ -51,6 +51,21 @@ static int rank_totals(const sp_chart *c, const sp_mpi_region *mr, double *out, 
         }
     }
     return any;
+}
+
+/* The rank under a column, for columns at least ~36 px apart (the first, the
+ * last and evenly spaced ones between); a shared column names its first rank. */
+static void rank_labels(sp_chart *c, double y, double x0, double cw, size_t cols) {
+    size_t n = c->num_ranks, every = (size_t)ceil(36.0 / cw);
+    if (every < 1) every = 1;
+    for (size_t col = 0; col < cols; col++) {
+        int last = col + 1 == cols;
+        if (col % every != 0 && !last) continue;
+        if (last && col % every != 0 && (col % every) * cw < 36.0) continue; /* too close */
+        char text[16];
+        snprintf(text, sizeof text, "%u", c->ranks[col * n / cols]);
+        sp_svg_text(c->b, x0 + cw * ((double)col + 0.5), y, "middle", "sub", text, 0, -1);
+    }
 }
 
 static void draw_panel(sp_chart *c, const sp_mpi_region *mr, const double *totals, double y,
@@ -104,6 +119,7 @@ static void draw_panel(sp_chart *c, const sp_mpi_region *mr, const double *total
                       "<title>mean %s</title></line>\n",
                       x0, my, x0 + pw, my, m);
     sp_svg_line(c->b, x0, y + PANEL_H, x0 + pw, y + PANEL_H, "ax");
+    rank_labels(c, y + PANEL_H + 12, x0, cw, cols);
 }
 
 sp_status sp_chart_imbalance(sp_chart *c, sp_error *err) {
@@ -141,9 +157,9 @@ sp_status sp_chart_imbalance(sp_chart *c, sp_error *err) {
             rank_totals(c, panels[i].mr, totals, scratch);
             draw_panel(c, panels[i].mr, totals, top + (PANEL_H + PANEL_GAP) * (double)i, x0, w);
         }
-        char note[200];
+        char note[240];
         snprintf(note, sizeof note,
-                 "Bars: each rank's total (%zu rank%s, left to right); dashed: the mean; "
+                 "Bars: each rank's total (%zu rank%s, left to right, rank under the bar); dashed: the mean; "
                  "outlined: the slowest rank.%s",
                  n, n == 1 ? "" : "s",
                  n > (size_t)w ? " Ranks sharing a pixel show their largest." : "");

@@ -53,6 +53,23 @@ char *sp_chart_subtitle(const sp_chart *c) {
     return sp_textbuf_take(&t);
 }
 
+void sp_lane_name(const sp_results *r, uint32_t rank, int64_t thread, char *out, size_t size) {
+    size_t lanes = sp_results_num_threads(r);
+    int ranks = sp_results_num_data_ranks(r) > 1;
+    for (size_t i = 0; i < lanes; i++) {
+        sp_thread_summary t;
+        if (sp_results_thread_summary(r, i, &t, NULL) != SP_OK || t.rank != rank ||
+            t.index != thread || !t.name[0])
+            continue;
+        if (ranks)
+            snprintf(out, size, "r%u %s", rank, t.name);
+        else
+            snprintf(out, size, "%s", t.name);
+        return;
+    }
+    snprintf(out, size, "r%u t%lld", rank, (long long)thread);
+}
+
 void sp_chart_empty(sp_chart *c, const char *title, const char *why) {
     char *sub = sp_chart_subtitle(c);
     sp_svg_begin(c->b, c->width, 90, c->standalone, title, sub);

@@ -74,6 +74,24 @@ static const char *report_title(const sp_report *rp) {
     return rp->o->title ? rp->o->title : sp_results_display_label(rp->r);
 }
 
+/* The sticky bar: links to every section (the charts are far down in a big
+ * run), then the filter box. */
+static void contents_bar(sp_report *rp) {
+    sp_textbuf *b = rp->b;
+    sp_textbuf_append(b, "<div class=\"filter\"><nav class=\"toc\" aria-label=\"Contents\">");
+    if (rp->num_runs > 1) sp_textbuf_append(b, "<a href=\"#comparison\">Comparison</a>");
+    sp_textbuf_append(b, "<a href=\"#hotspots\">Hotspots</a><a href=\"#regions\">Regions</a>"
+                         "<a href=\"#balance-section\">Load balance</a>");
+    if (sp_results_num_threads(rp->r) > sp_results_num_data_ranks(rp->r))
+        sp_textbuf_append(b, "<a href=\"#threads\">Threads</a>");
+    sp_textbuf_append(b, "<a href=\"#charts\">Charts</a><a href=\"#chart-flame-graph\">Flame "
+                         "graph</a><a href=\"#chart-gantt\">Gantt</a><a "
+                         "href=\"#chart-flame-chart\">Flame chart</a>");
+    if (sp_results_num_data_ranks(rp->r) > 1)
+        sp_textbuf_append(b, "<a href=\"#chart-imbalance\">Imbalance</a>");
+    sp_textbuf_append(b, "</nav>");
+}
+
 static sp_status document(sp_report *rp, sp_error *err) {
     sp_textbuf *b = rp->b;
     sp_textbuf_append(b,
@@ -88,15 +106,17 @@ static sp_status document(sp_report *rp, sp_error *err) {
     sp_textbuf_append(b, "</style>\n</head>\n<body>\n<main>\n");
     sp_status st = sp_report_header(rp, err);
     if (st == SP_OK) {
-        sp_textbuf_append(b, "<div class=\"filter\"><input id=\"filter\" type=\"search\" "
+        contents_bar(rp);
+        sp_textbuf_append(b, "<input id=\"filter\" type=\"search\" "
                              "placeholder=\"Filter regions: text, or /regular expression/\" "
                              "aria-label=\"Filter regions\" autocomplete=\"off\">"
                              "<span id=\"filter-count\"></span></div>\n");
-        st = sp_report_hotspots(rp, err);
+        if (rp->num_runs > 1) st = sp_report_comparison(rp, err);
+        if (st == SP_OK) st = sp_report_hotspots(rp, err);
     }
     if (st == SP_OK) st = sp_report_tree(rp, err);
     if (st == SP_OK) st = sp_report_balance(rp, err);
-    if (st == SP_OK && rp->num_runs > 1) st = sp_report_comparison(rp, err);
+    if (st == SP_OK) st = sp_report_threads(rp, err);
     if (st == SP_OK) st = sp_report_charts(rp, err);
     if (st) return st;
     sp_textbuf_printf(b,

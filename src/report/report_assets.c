@@ -17,8 +17,8 @@ const char sp_report_css[] =
     ".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px}\n"
     ".card{border:1px solid var(--line);border-radius:8px;padding:10px 14px;background:#fff}\n"
     ".card .k{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}\n"
-    ".card .v{font-size:22px;font-weight:600;margin-top:2px;overflow-wrap:anywhere}\n"
-    ".card .s{color:var(--muted);font-size:12px;overflow-wrap:anywhere}\n"
+    ".card .v{font-size:22px;font-weight:600;margin-top:2px;overflow-wrap:break-word}\n"
+    ".card .s{color:var(--muted);font-size:12px;overflow-wrap:break-word}\n"
     ".filter{position:sticky;top:0;z-index:2;background:var(--bg);padding:10px 0 6px}\n"
     ".filter input{width:100%;max-width:520px;padding:7px 10px;font:inherit;"
     "border:1px solid #b9c2ca;border-radius:6px}\n"
@@ -30,7 +30,17 @@ const char sp_report_css[] =
     "th.sortable{cursor:pointer;user-select:none}th.sortable:hover{background:#eef3f9}\n"
     "th[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}\n"
     "th[aria-sort=descending]::after{content:' \\25BC';font-size:10px}\n"
-    "td.name,th.name{text-align:left;white-space:normal;overflow-wrap:anywhere;max-width:460px}\n"
+    "td.name,th.name{text-align:left;white-space:normal;overflow-wrap:break-word;"
+    "min-width:13em;max-width:460px}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
+    "nav.toc{display:flex;flex-wrap:wrap;gap:2px 14px;font-size:13px;margin:0 0 6px}\n"
+    "nav.toc a{color:var(--accent);text-decoration:none}nav.toc a:hover{text-decoration:underline}\n"
+    "section[id]{scroll-margin-top:90px}\n"
+    /* sections far below the screen are laid out only when scrolled to */
+    "#regions,#balance-section,#threads,#charts{content-visibility:auto;"
+    "contain-intrinsic-size:auto 900px}\n"
+    "@media (max-width:900px){main{padding:12px 10px 30px}section{padding:12px 10px}"
+    "th,td{padding:3px 5px}.card .v{font-size:19px}}\n"
     "tr.own td.name{color:var(--muted);font-style:italic}\n"
     ".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;"
     "vertical-align:baseline}\n"
@@ -49,6 +59,7 @@ const char sp_report_css[] =
     "@media print{body{background:#fff}main{max-width:none;padding:0}.filter,button.tg{display:"
     "none}section{border:0;padding:0;margin:0 0 14px;break-inside:auto}"
     "tr,.card,.chart{break-inside:avoid}h2{break-after:avoid}.chart{overflow:visible}"
+    "nav.toc{display:none}section{content-visibility:visible}"
     "tr[data-hidden]{display:table-row!important}}\n";
 
 const char sp_report_js[] =
@@ -114,7 +125,12 @@ const char sp_report_js[] =
     "var nm=names[+el.getAttribute('data-r')];el.classList.toggle('off',nm!==undefined&&"
     "!test(nm));});if(count)count.textContent=shown+' of '+(tree?tree.tBodies[0].rows.length:0)+"
     "' rows';}\n"
-    "if(box)box.addEventListener('input',function(){try{test=matcher(box.value);"
-    "box.classList.remove('bad');}catch(e){box.classList.add('bad');return;}refresh();});\n"
-    "refresh();\n"
+    "var timer=0;\n"
+    /* typing redraws once it pauses (150 ms), not at every key */
+    "if(box)box.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout("
+    "function(){try{test=matcher(box.value);box.classList.remove('bad');}catch(e){"
+    "box.classList.add('bad');return;}refresh();},150);});\n"
+    /* nothing is hidden at load: only a restored filter text needs a pass */
+    "if(box&&box.value.trim())refresh();else if(count&&tree)count.textContent="
+    "tree.tBodies[0].rows.length+' rows';\n"
     "})();\n";

@@ -41,6 +41,68 @@ static void card(sp_report *rp, const char *key, const char *value, const char *
     sp_textbuf_append(rp->b, "</div></div>\n");
 }
 
+static int is_mpi(const sp_table_row *row) {
+    return strncmp(row->name, "MPI_", 4) == 0;
+}
+
+/* The path whose slowest member (rank or thread) is furthest over the mean,
+ * in seconds; mpi selects MPI_* paths (where ranks wait) or the others (where
+ * the imbalance is caused). */
+static const sp_table_row *largest_excess(const sp_report *rp, int by_rank, int mpi,
+                                          double *excess) {
+    const sp_table_row *best = NULL;
+    *excess = 0;
+    for (size_t i = 0; i < rp->rows->count; i++) {
+        const sp_table_row *row = &rp->rows->rows[i];
+        if (!row->has_balance || sp_report_is_session_row(row) || is_mpi(row) != mpi) continue;
+        const sp_balance *b = by_rank ? &row->rank_balance : &row->thread_balance;
+        if (b->count < 2 || !(b->imbalance > 0)) continue;
+        double e = b->max - b->mean;
+        if (e > *excess) {
+            *excess = e;
+            best = row;
+        }
+    }
+    return best;
+}
+
+/* Worst imbalance: the non-MPI path with the largest excess time, over ranks
+ * (or threads on one rank), and the MPI wait beside it. */
+static void imbalance_card(sp_report *rp, int several_ranks) {
+    double excess, wait;
+    int by_rank = several_ranks;
+    const sp_table_row *worst = largest_excess(rp, by_rank, 0, &excess);
+    const sp_table_row *mpi = by_rank ? largest_excess(rp, 1, 1, &wait) : NULL;
+    if (!worst && !by_rank) {
+        card(rp, "Worst imbalance", "-", sp_results_num_threads(rp->r) > 1 ? "balanced" : "one rank");
+        return;
+    }
+    if (!worst) worst = mpi, excess = wait, mpi = NULL;
+    if (!worst) {
+        int measured = 0;
+        for (size_t i = 0; i < rp->rows->count; i++)
+            measured |= rp->rows->rows[i].has_balance;
+        card(rp, "Worst imbalance", "-", measured ? "balanced" : "no per-call events");
+        return;
+    }
+    const sp_balance *b = by_rank ? &worst->rank_balance : &worst->thread_balance;
+    char v[64], e[32], w[32], who[240], s[900];
+    sp_format_seconds(excess, e, sizeof e);
+    snprintf(v, sizeof v, "+%s", e);
+    if (by_rank)
+        snprintf(who, sizeof who, "rank %u", b->slowest_rank);
+    else
+        sp_lane_name(rp->r, b->slowest_rank, b->slowest_thread, who, sizeof who);
+    int n = snprintf(s, sizeof s, "%s: %s over the mean (+%.1f%%)", sp_report_path(worst), who,
+                     b->imbalance * 100);
+    if (mpi && n > 0 && (size_t)n < sizeof s) {
+        sp_format_seconds(wait, w, sizeof w);
+        snprintf(s + n, sizeof s - (size_t)n, "; the other ranks wait in %s (up to +%s)",
+                 sp_report_path(mpi), w);
+    }
+    card(rp, by_rank ? "Worst imbalance" : "Worst thread imbalance", v, s);
+}
+
 static void headline(sp_report *rp) {
     char v[64], s[700];
     sp_textbuf_append(rp->b, "<section class=\"cards\" id=\"headline\">\n");
@@ -54,7 +116,7 @@ static void headline(sp_report *rp) {
     else
         snprintf(v, sizeof v, "-");
     card(rp, "Inside regions", v, ranks > 1 ? "of the session, over all ranks" : "of the session");
-    const sp_table_row *top = NULL, *worst = NULL;
+    const sp_table_row *top = NULL;
     double top_own = 0;
     for (size_t i = 0; i < rp->rows->count; i++) {
         const sp_table_row *row = &rp->rows->rows[i];
@@ -64,7 +126,6 @@ static void headline(sp_report *rp) {
             top = row;
             top_own = own;
         }
-        if (row->has_imbalance && (!worst || row->imbalance > worst->imbalance)) worst = row;
     }
     if (top) {
         snprintf(v, sizeof v, "%.1f%%", rp->session > 0 ? top_own / rp->session * 100 : 0.0);
@@ -75,13 +136,7 @@ static void headline(sp_report *rp) {
     } else {
         card(rp, "Top hotspot", "-", "no timed calls");
     }
-    if (worst && ranks > 1 && worst->imbalance > 0) {
-        snprintf(v, sizeof v, "+%.1f%%", worst->imbalance);
-        snprintf(s, sizeof s, "%s: slowest rank over the mean", sp_report_path(worst));
-        card(rp, "Worst imbalance", v, s);
-    } else {
-        card(rp, "Worst imbalance", "-", ranks > 1 ? "balanced" : "one rank");
-    }
+    imbalance_card(rp, ranks > 1);
     sp_textbuf_append(rp->b, "</section>\n");
 }
 

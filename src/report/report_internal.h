@@ -38,6 +38,7 @@ sp_status sp_report_header(sp_report *rp, sp_error *err);     /* header + headli
 sp_status sp_report_hotspots(sp_report *rp, sp_error *err);   /* leaf paths and own times */
 sp_status sp_report_tree(sp_report *rp, sp_error *err);       /* the region tree table */
 sp_status sp_report_balance(sp_report *rp, sp_error *err);    /* per-rank own time */
+sp_status sp_report_threads(sp_report *rp, sp_error *err);    /* per-thread balance */
 sp_status sp_report_charts(sp_report *rp, sp_error *err);     /* the SVG charts */
 sp_status sp_report_comparison(sp_report *rp, sp_error *err); /* several runs */
 

@@ -10,6 +10,7 @@
 
 #define MAX_HOTSPOTS 25
 #define MAX_BALANCE  40
+#define MAX_TREE_ROWS 2000 /* paths listed in the region tree (the rest are counted) */
 
 static double own_time(const sp_table_row *row) {
     return row->has_children && row->has_exclusive ? row->exclusive : row->total;
@@ -57,7 +58,7 @@ sp_status sp_report_hotspots(sp_report *rp, sp_error *err) {
                       "<section id=\"hotspots\"><h2>Hotspots</h2>\n<p class=\"note\">Where the "
                       "time goes: every call path's own time (a leaf's whole time, a parent's "
                       "time outside its children), largest first; the rows add up to the "
-                      "session.</p>\n<table class=\"sortable\"><thead><tr><th class=\"name\">call "
+                      "session.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th class=\"name\">call "
                       "path</th><th>own time</th><th>share of session</th></tr></thead><tbody>\n");
     size_t shown = n < MAX_HOTSPOTS ? n : MAX_HOTSPOTS;
     double rest = sum;
@@ -93,7 +94,7 @@ sp_status sp_report_hotspots(sp_report *rp, sp_error *err) {
         share_cell(rp, outside);
         sp_textbuf_append(rp->b, "</tr>\n");
     }
-    sp_textbuf_append(rp->b, "</tbody></table>\n</section>\n");
+    sp_textbuf_append(rp->b, "</tbody></table></div>\n</section>\n");
     free(list);
     return SP_OK;
 }
@@ -145,26 +146,89 @@ static void tree_row(sp_report *rp, const sp_table_row *row, size_t id, long par
     sp_textbuf_append(b, "</tr>\n");
 }
 
+/* Row i is kept when it is among the MAX_TREE_ROWS paths with the most total
+ * time, or an ancestor of one (the tree stays connected). */
+static int by_total_desc(const void *a, const void *b, void *rows) {
+    const sp_table_row *t = rows;
+    double x = t[*(const size_t *)a].has_timing ? t[*(const size_t *)a].total : 0;
+    double y = t[*(const size_t *)b].has_timing ? t[*(const size_t *)b].total : 0;
+    if (x != y) return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static unsigned char *kept_rows(const sp_table_rows *t, size_t *parent_of) {
+    unsigned char *keep = calloc(t->count ? t->count : 1, 1);
+    size_t *order = malloc((t->count ? t->count : 1) * sizeof *order);
+    if (!keep || !order) {
+        free(keep);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < t->count; i++)
+        order[i] = i;
+    qsort_r(order, t->count, sizeof *order, by_total_desc, t->rows);
+    size_t kept = 0;
+    for (size_t k = 0; k < t->count && kept < MAX_TREE_ROWS; k++)
+        for (size_t i = order[k]; i != (size_t)-1 && !keep[i]; i = parent_of[i]) {
+            keep[i] = 1;
+            kept++;
+        }
+    free(order);
+    return keep;
+}
+
 sp_status sp_report_tree(sp_report *rp, sp_error *err) {
     const sp_table_rows *t = rp->rows;
     size_t *stack = malloc((t->count + 1) * sizeof *stack);
-    if (!stack) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t *parent_of = malloc((t->count + 1) * sizeof *parent_of);
+    unsigned char *keep = NULL;
+    if (stack && parent_of) {
+        for (size_t i = 0; i < t->count; i++) {
+            size_t d = (size_t)t->rows[i].depth;
+            stack[d] = i;
+            parent_of[i] = d ? stack[d - 1] : (size_t)-1;
+        }
+        keep = kept_rows(t, parent_of);
+    }
+    if (!keep) {
+        free(stack);
+        free(parent_of);
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     sp_textbuf_append(rp->b,
                       "<section id=\"regions\"><h2>Regions</h2>\n<p class=\"note\">Nested as "
                       "called; (own) rows are a parent's time outside its children. Click a "
                       "column to sort (subtrees stay together), \xE2\x96\xBE to fold a "
-                      "subtree.</p>\n<table id=\"tree\" class=\"sortable\"><thead><tr><th "
-                      "class=\"name\">region</th><th>calls</th><th>total</th><th>own</th>"
+                      "subtree.</p>\n<div class=\"scroll\"><table id=\"tree\" class=\"sortable\">"
+                      "<thead><tr><th class=\"name\">region</th><th>calls</th><th>total</th><th>own</th>"
                       "<th>avg</th><th>p95</th><th>max</th><th>share of session</th>"
                       "<th>imbalance</th></tr></thead><tbody>\n");
+    size_t folded = 0;
+    double folded_time = 0;
     for (size_t i = 0; i < t->count; i++) {
         const sp_table_row *row = &t->rows[i];
-        size_t d = (size_t)row->depth;
-        stack[d] = i;
-        tree_row(rp, row, i, d ? (long)stack[d - 1] : -1, 0);
+        if (!keep[i]) {
+            folded++;
+            /* a folded subtree's time is its top row's (nested rows are inside it) */
+            if (parent_of[i] == (size_t)-1 || keep[parent_of[i]])
+                folded_time += row->has_timing ? row->total : 0;
+            continue;
+        }
+        tree_row(rp, row, i, parent_of[i] == (size_t)-1 ? -1 : (long)parent_of[i], 0);
         if (row->has_children && row->has_exclusive) tree_row(rp, row, i, -1, 1);
     }
-    sp_textbuf_append(rp->b, "</tbody></table>\n");
+    sp_textbuf_append(rp->b, "</tbody></table></div>\n");
+    if (folded) {
+        double pct = rp->session > 0 ? folded_time / rp->session * 100 : 0;
+        sp_textbuf_printf(rp->b,
+                          "<p class=\"note\" id=\"folded-paths\">%zu more paths (%.1f %% of "
+                          "the session) are not listed: the %d paths with the most time are. "
+                          "<code>scope-profiler inspect</code> or <code>stats --by path</code> "
+                          "list them all.</p>\n",
+                          folded, pct, MAX_TREE_ROWS);
+    }
+    free(keep);
+    free(parent_of);
     double percentile_error = 0.0; /* aggregate files: p95 from duration histograms */
     for (size_t i = 0; i < t->count; i++)
         if (t->rows[i].has_percentiles && t->rows[i].percentile_error > percentile_error)
@@ -238,7 +302,7 @@ static sp_status balance_rows(sp_report *rp, const uint32_t *ranks, size_t nr, s
     }
     qsort(rows, n, sizeof *rows, by_excess_desc);
     sp_textbuf_append(rp->b,
-                      "<table class=\"sortable\" id=\"balance\"><thead><tr><th class=\"name\">"
+                      "<div class=\"scroll\"><table class=\"sortable\" id=\"balance\"><thead><tr><th class=\"name\">"
                       "region</th><th>mean</th><th>min</th><th>max</th><th>slowest rank</th>"
                       "<th>excess</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < n && i < MAX_BALANCE; i++) {
@@ -256,7 +320,7 @@ static sp_status balance_rows(sp_report *rp, const uint32_t *ranks, size_t nr, s
         sp_report_seconds_cell(rp, rows[i].excess);
         sp_textbuf_append(rp->b, "</tr>\n");
     }
-    sp_textbuf_append(rp->b, "</tbody></table>\n");
+    sp_textbuf_append(rp->b, "</tbody></table></div>\n");
     if (n > MAX_BALANCE)
         sp_textbuf_printf(rp->b, "<p class=\"note\">%zu more regions with less excess.</p>\n",
                           n - MAX_BALANCE);
@@ -284,7 +348,11 @@ sp_status sp_report_balance(sp_report *rp, sp_error *err) {
     sp_textbuf_append(rp->b, "<section id=\"balance-section\"><h2>Load balance</h2>\n");
     sp_status st = SP_OK;
     if (nr < 2) {
-        sp_textbuf_append(rp->b, "<p class=\"note\">One rank: nothing to balance.</p>\n");
+        sp_textbuf_append(rp->b, sp_results_num_threads(rp->r) > n
+                                     ? "<p class=\"note\">One rank: its threads are compared in "
+                                       "<a href=\"#threads\">Thread balance</a>.</p>\n"
+                                     : "<p class=\"note\">One rank and one thread: nothing to "
+                                       "balance.</p>\n");
     } else {
         sp_textbuf_printf(rp->b,
                           "<p class=\"note\">Own time of each region on each of the %zu ranks "
@@ -296,4 +364,78 @@ sp_status sp_report_balance(sp_report *rp, sp_error *err) {
     sp_textbuf_append(rp->b, "</section>\n");
     free(ranks);
     return st;
+}
+
+/* --- thread balance ------------------------------------------------------------ */
+
+static double thread_excess(const sp_table_row *row) {
+    return row->thread_balance.max - row->thread_balance.mean;
+}
+
+static int by_thread_excess_desc(const void *a, const void *b) {
+    double x = thread_excess(*(const sp_table_row *const *)a);
+    double y = thread_excess(*(const sp_table_row *const *)b);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void thread_row(sp_report *rp, const sp_table_row *row) {
+    const sp_balance *b = &row->thread_balance;
+    char slow[200], fast[200];
+    sp_lane_name(rp->r, b->slowest_rank, b->slowest_thread, slow, sizeof slow);
+    sp_lane_name(rp->r, b->fastest_rank, b->fastest_thread, fast, sizeof fast);
+    sp_textbuf_append(rp->b, "<tr data-name=\"");
+    sp_report_text(rp, row->name);
+    sp_textbuf_append(rp->b, "\"><td class=\"name\">");
+    swatch(rp, row->name);
+    sp_report_text(rp, sp_report_path(row));
+    sp_textbuf_printf(rp->b, "</td><td data-v=\"%zu\">%zu</td>", b->count, b->count);
+    sp_report_seconds_cell(rp, b->mean);
+    sp_report_seconds_cell(rp, b->min);
+    sp_report_seconds_cell(rp, b->max);
+    sp_textbuf_append(rp->b, "<td class=\"name\">");
+    sp_report_text(rp, slow);
+    sp_textbuf_append(rp->b, "</td><td class=\"name\">");
+    sp_report_text(rp, fast);
+    sp_textbuf_append(rp->b, "</td>");
+    sp_report_seconds_cell(rp, thread_excess(row));
+    sp_textbuf_printf(rp->b, "<td data-v=\"%.6g\">%.1f%%</td></tr>\n", b->imbalance * 100,
+                      b->imbalance * 100);
+}
+
+sp_status sp_report_threads(sp_report *rp, sp_error *err) {
+    const sp_table_rows *t = rp->rows;
+    if (sp_results_num_threads(rp->r) <= sp_results_num_data_ranks(rp->r)) return SP_OK;
+    const sp_table_row **list = malloc((t->count ? t->count : 1) * sizeof *list);
+    if (!list) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->rows[i].has_balance && t->rows[i].thread_balance.count >= 2 &&
+            !sp_report_is_session_row(&t->rows[i]))
+            list[n++] = &t->rows[i];
+    qsort(list, n, sizeof *list, by_thread_excess_desc);
+    sp_textbuf_append(rp->b, "<section id=\"threads\"><h2>Thread balance</h2>\n");
+    if (n == 0) {
+        sp_textbuf_append(rp->b, "<p class=\"note\">No call path ran on more than one thread "
+                                 "(or the file holds no per-call events).</p>\n");
+    } else {
+        sp_textbuf_append(rp->b,
+                          "<p class=\"note\">Call paths run on several threads: each thread's "
+                          "time in the path, its slowest and fastest thread, and the excess "
+                          "(slowest &minus; mean, what the other threads wait at the next "
+                          "barrier). Largest excess first.</p>\n<div class=\"scroll\"><table "
+                          "class=\"sortable\" id=\"thread-balance\"><thead><tr><th "
+                          "class=\"name\">call path</th><th>threads</th><th>mean</th><th>min</th>"
+                          "<th>max</th><th class=\"name\">slowest thread</th><th "
+                          "class=\"name\">fastest thread</th><th>excess</th><th>imbalance</th>"
+                          "</tr></thead><tbody>\n");
+        for (size_t i = 0; i < n && i < MAX_BALANCE; i++)
+            thread_row(rp, list[i]);
+        sp_textbuf_append(rp->b, "</tbody></table></div>\n");
+        if (n > MAX_BALANCE)
+            sp_textbuf_printf(rp->b, "<p class=\"note\">%zu more call paths with less excess.</p>\n",
+                              n - MAX_BALANCE);
+    }
+    sp_textbuf_append(rp->b, "</section>\n");
+    free(list);
+    return SP_OK;
 }

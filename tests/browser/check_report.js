@@ -10,6 +10,9 @@
 //   node check_report.js hostile HTML
 //   node check_report.js svg SVG... [--screenshot PNG]
 //   node check_report.js load HTML          (prints the load event time in ms)
+//   node check_report.js big HTML MAX_BYTES MAX_LOAD_MS MAX_ROWS SHOT_PREFIX
+//        (a big run's report: size, load time and tree rows bounded; the
+//        charts reachable from the contents bar; screenshots at 1400 and 800 px)
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -84,6 +87,71 @@ const visibleNames = (page) => page.$$eval('#tree tbody tr', (rows) => rows
   .filter((r) => r.style.display !== 'none')
   .map((r) => (r.classList.contains('own') ? '(own)' : r.getAttribute('data-name'))));
 
+// The filter redraws 150 ms after typing stops.
+async function typeFilter(page, text) {
+  await page.fill('#filter', text);
+  await page.waitForTimeout(400);
+}
+
+// Every label of a chart inside the canvas, and a label drawn on a bar inside
+// that bar (getBBox: the width the browser really gave the text).
+async function labelsInside(page, what) {
+  const bad = await page.evaluate(() => {
+    const out = [];
+    for (const svg of document.querySelectorAll('svg')) {
+      const w = svg.viewBox.baseVal.width, h = svg.viewBox.baseVal.height;
+      const rects = Array.from(svg.querySelectorAll('rect[data-r]')).map((r) => r.getBBox());
+      for (const t of svg.querySelectorAll('text')) {
+        const b = t.getBBox();
+        if (!b.width) continue;
+        const label = t.textContent.slice(0, 60);
+        if (b.x < -0.5 || b.x + b.width > w + 0.5 || b.y < -0.5 || b.y + b.height > h + 0.5)
+          out.push(`${label} outside the ${w}x${h} canvas (x ${b.x.toFixed(1)}..${(b.x + b.width).toFixed(1)})`);
+        if (t.getAttribute('class') === 'in' || t.getAttribute('class') === 'lb') {
+          const cx = b.x + 1, cy = b.y + b.height / 2;
+          const bar = rects.find((r) => cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height);
+          if (bar && b.x + b.width > bar.x + bar.width + 0.5)
+            out.push(`${label} overflows its bar by ${(b.x + b.width - bar.x - bar.width).toFixed(1)} px`);
+        }
+      }
+    }
+    return out;
+  });
+  if (bad.length) fail(`${what}: ${bad.slice(0, 5).join('; ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`);
+}
+
+async function checkBig(browser, file, maxBytes, maxMs, maxRows, prefix, problems) {
+  const bytes = fs.statSync(file).size;
+  if (bytes > maxBytes) fail(`${file}: ${bytes} bytes, more than ${maxBytes}`);
+  const page = await open(browser, file, problems);
+  const ms = await page.evaluate(() => {
+    const n = performance.getEntriesByType('navigation')[0];
+    return n.loadEventEnd - n.startTime;
+  });
+  if (ms > maxMs) fail(`${file}: loaded in ${ms.toFixed(0)} ms, more than ${maxMs}`);
+  const rows = await page.$$eval('#tree tbody tr:not(.own)', (r) => r.length);
+  if (rows > maxRows) fail(`${file}: ${rows} tree rows, more than ${maxRows}`);
+  const folded = await page.$eval('#folded-paths', (e) => e.textContent).catch(() => '');
+  if (!/more paths \(/.test(folded)) fail(`${file}: no "N more paths" note`);
+  // The contents bar reaches the charts: after following its link they are on screen.
+  await page.click('nav.toc a[href="#chart-gantt"]');
+  await page.waitForTimeout(300);
+  const top = await page.$eval('#chart-gantt', (e) => e.getBoundingClientRect().top);
+  if (top < 0 || top > 900) fail(`the Gantt link left the chart at ${top} px`);
+  const t0 = Date.now();
+  await typeFilter(page, 'kernel');
+  const filterMs = Date.now() - t0 - 400;
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await typeFilter(page, '');
+    const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (over > 1) fail(`at ${width} px the page is ${over} px wider than the window`);
+    await notBlank(page, `${prefix}-${width}.png`, `${file} at ${width} px`);
+  }
+  console.log(`big_report bytes ${bytes} load_event_ms ${ms.toFixed(0)} tree_rows ${rows} filter_ms ${filterMs}`);
+}
+
 async function checkReport(page, expected) {
   const rows = await visibleNames(page);
   if (JSON.stringify(rows) !== JSON.stringify(expected))
@@ -111,17 +179,17 @@ async function checkReport(page, expected) {
   await page.click('#tree button.tg');
   if ((await visibleNames(page)).length !== before) fail('unfolding did not restore the rows');
   // Filter: a substring keeps matching rows and their ancestors; charts dim the rest.
-  await page.fill('#filter', 'solve');
+  await typeFilter(page, 'solve');
   const kept = await visibleNames(page);
   if (!kept.includes('solve') || kept.includes('setup')) fail(`filter "solve": ${JSON.stringify(kept)}`);
   const dimmed = await page.$$eval('svg [data-r].off', (els) => els.length);
   if (dimmed === 0) fail('filter dimmed nothing in the charts');
-  await page.fill('#filter', '/^set/');
+  await typeFilter(page, '/^set/');
   const re = await visibleNames(page);
   if (!re.includes('setup') || re.includes('solve')) fail(`filter /^set/: ${JSON.stringify(re)}`);
-  await page.fill('#filter', '/[/');
+  await typeFilter(page, '/[/');
   if (!(await page.$eval('#filter', (e) => e.classList.contains('bad')))) fail('bad regex not marked');
-  await page.fill('#filter', '');
+  await typeFilter(page, '');
   if ((await visibleNames(page)).length !== before) fail('clearing the filter did not restore the rows');
 }
 
@@ -156,12 +224,15 @@ async function main() {
         return n.loadEventEnd - n.startTime;
       });
       console.log(`load_event_ms ${ms.toFixed(0)} wall_ms ${Date.now() - t0}`);
+    } else if (mode === 'big') {
+      await checkBig(browser, files[0], +files[1], +files[2], +files[3], files[4], problems);
     } else if (mode === 'svg') {
       for (const f of files) {
         const page = await open(browser, f, problems);
         await notBlank(page, shot && files.length === 1 ? shot : null, f);
         const texts = await page.$$eval('text', (t) => t.length);
         if (texts === 0) fail(`${f}: no text rendered`);
+        await labelsInside(page, f);
         await page.close();
       }
     } else if (mode === 'report') {
