@@ -195,7 +195,7 @@ sp_status sp_chart_flame_chart(sp_chart *c, sp_error *err) {
         st = sp_call_walker_run(w, rank, SP_WALK_ALL_LANES, &visitor, err);
         for (size_t i = 0; i < f.num_bands; i++)
             for (size_t k = 0; f.bands[i].rows && k <= f.bands[i].depth; k++)
-                sp_px_lane_flush(&f.bands[i].rows[k]);
+                sp_px_lane_finish(&f.bands[i].rows[k]);
         sp_svg_note(c->b, 12, top + plot_h + SP_PLOT_AXIS_H + 16,
                     "Depth grows downwards; calls shorter than a pixel are merged.");
         sp_svg_end(c->b);

@@ -133,7 +133,7 @@ static sp_status draw_lane(sp_chart *c, const lane *l, const geometry *g, double
             draw_call(&pl, g, label, l->region, fill, starts[idx[i]], durs[idx[i]]);
         free(idx);
     }
-    sp_px_lane_flush(&pl);
+    sp_px_lane_finish(&pl);
     return SP_OK;
 }
 

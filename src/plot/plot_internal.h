@@ -111,8 +111,20 @@ void sp_svg_time_axis(sp_textbuf *b, double x0, double w, double y, double t0, d
 /* --- pixel merging -------------------------------------------------------- */
 
 /* One lane's bars: calls at least a pixel wide are drawn as they are;
- * shorter ones are merged with their neighbours in the same or the adjacent
- * pixel column into one bar, its opacity the busy share of its pixels. */
+ * shorter ones are merged with their neighbours (gaps under 3 px) into one
+ * bar, whose opacity step (4 steps) tells the busy share of its pixels. The
+ * merged bars are kept per colour and step and written at the lane's end as
+ * one <path> each, with one tooltip. */
+#define SP_PX_GROUPS 16
+typedef struct sp_px_group {
+    char fill[8];
+    int step;         /* opacity step 0-3 */
+    long region;      /* -2 before the first bar, -1 once two regions were merged */
+    const char *name; /* of the first bar's first call */
+    uint64_t calls, bars;
+    sp_textbuf path; /* the "d" of the <path> */
+} sp_px_group;
+
 typedef struct sp_px_lane {
     sp_textbuf *b;
     double y, h;
@@ -125,6 +137,8 @@ typedef struct sp_px_lane {
     char fill[8];     /* "#999999" once two regions were merged */
     const char *name; /* of the first merged call (names outlive the lane) */
     uint64_t bars;    /* elements written */
+    sp_px_group groups[SP_PX_GROUPS];
+    size_t num_groups;
 } sp_px_lane;
 
 void sp_px_lane_init(sp_px_lane *l, sp_textbuf *b, double y, double h, const char *lane_label);
@@ -134,8 +148,11 @@ void sp_px_lane_init(sp_px_lane *l, sp_textbuf *b, double y, double h, const cha
 void sp_px_lane_add(sp_px_lane *l, double x0, double x1, long region, const char *fill,
                     const char *name, const char *tip);
 
-/* Writes the pending merged bar. */
+/* Ends the pending merged bar (into its group). */
 void sp_px_lane_flush(sp_px_lane *l);
+
+/* Ends the lane: writes the merged bars' paths and frees them. */
+void sp_px_lane_finish(sp_px_lane *l);
 
 /* --- the charts ------------------------------------------------------------------- */
 

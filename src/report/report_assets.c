@@ -35,7 +35,7 @@ const char sp_report_css[] =
     ".scroll{overflow-x:auto;max-width:100%}\n"
     "nav.toc{display:flex;flex-wrap:wrap;gap:2px 14px;font-size:13px;margin:0 0 6px}\n"
     "nav.toc a{color:var(--accent);text-decoration:none}nav.toc a:hover{text-decoration:underline}\n"
-    "section[id]{scroll-margin-top:90px}\n"
+    "section[id],.chart[id]{scroll-margin-top:90px}\n"
     /* sections far below the screen are laid out only when scrolled to */
     "#regions,#balance-section,#threads,#charts{content-visibility:auto;"
     "contain-intrinsic-size:auto 900px}\n"
