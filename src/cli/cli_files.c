@@ -1,6 +1,7 @@
 #include "cli/cli_files.h"
 
 #include <glob.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -64,4 +65,25 @@ int cli_expand_files(const char *cmd, const cli_list *args, cli_list *out) {
         }
     }
     return 0;
+}
+
+#define CLI_LARGE_OUTPUT 10000000.0 /* bytes */
+
+void cli_print_written(const char *what, const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        printf("%s written to %s\n", what, path);
+        return;
+    }
+    double bytes = (double)st.st_size;
+    if (bytes < 1e6) { /* small outputs: the size is no news (and keeps test outputs stable) */
+        printf("%s written to %s\n", what, path);
+        return;
+    }
+    printf("%s written to %s (%.2f MB)\n", what, path, bytes / 1e6);
+    if (bytes > CLI_LARGE_OUTPUT)
+        fprintf(stderr,
+                "scope-profiler: warning: %s is %.1f MB (over 10 MB): browsers open it slowly; "
+                "select less with --include, --exclude or --ranks\n",
+                path, bytes / 1e6);
 }

@@ -19,4 +19,8 @@ int cli_is_glob(const char *arg);
  */
 int cli_expand_files(const char *cmd, const cli_list *args, cli_list *out);
 
+/* "WHAT written to PATH (1.98 MB)" on stdout (the size from 1 MB up), and a
+ * warning on stderr when the file is over 10 MB (browsers slow down; select less). */
+void cli_print_written(const char *what, const char *path);
+
 #endif

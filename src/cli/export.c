@@ -345,9 +345,22 @@ static int run(const char *format_name, const char *path, export_options *o) {
         return CLI_EXIT_USAGE;
     }
     sp_export_estimate est;
-    int rc = 0;
-    if (sp_export_estimate_size(r, format, &o->ex, &est, &err) != SP_OK) {
+    int rc = cli_select_check(&o->select, r, path);
+    if (!rc && sp_export_estimate_size(r, format, &o->ex, &est, &err) != SP_OK) {
         cli_error_sp(&err);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc && est.selected_calls == 0 && sp_results_has_events(r)) {
+        /* an empty selection writes no empty file */
+        if (o->ex.select.has_window)
+            cli_error("%s: --window %g:%g holds no call: the run spans 0 to %g s", path,
+                      o->ex.select.window_start, o->ex.select.window_end,
+                      (double)(sp_results_maximum_end_time_ns(r) - sp_results_time_origin_ns(r)) /
+                          1e9);
+        else
+            cli_error("%s: the selection holds no call; widen --threads, --min-duration or "
+                      "--include",
+                      path);
         rc = CLI_EXIT_USAGE;
     }
     if (!rc && o->dry_run) {

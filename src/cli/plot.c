@@ -94,7 +94,9 @@ static int write_chart(const sp_results *const *runs, size_t n, sp_plot_kind kin
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    printf("%s chart written to %s\n", sp_plot_kind_name(kind), path);
+    char what[64];
+    snprintf(what, sizeof what, "%s chart", sp_plot_kind_name(kind));
+    cli_print_written(what, path);
     return 0;
 }
 
@@ -140,6 +142,8 @@ static int run(const char *kind_name, const cli_list *files, plot_cli *o) {
     }
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
+    for (size_t i = 0; !rc && i < runs.count; i++)
+        rc = cli_select_check(&o->select, cli_runs_items(&runs)[i], files->items[i]);
     o->po.filter = cli_select_filter(&o->select);
     const char *dir = o->output ? o->output : ".";
     if (!rc && all) {

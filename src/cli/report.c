@@ -57,6 +57,8 @@ static int on_option(void *ctx, int id, const char *value) {
 static int run(const cli_list *files, report_cli *o) {
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
+    for (size_t i = 0; !rc && i < runs.count; i++)
+        rc = cli_select_check(&o->select, cli_runs_items(&runs)[i], files->items[i]);
     if (!rc) {
         o->ro.filter = cli_select_filter(&o->select);
         const char *path = o->output ? o->output : "report.html";
@@ -65,7 +67,7 @@ static int run(const cli_list *files, report_cli *o) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         } else {
-            printf("Report written to %s\n", path);
+            cli_print_written("Report", path);
         }
     }
     cli_runs_free(&runs);
