@@ -52,6 +52,8 @@ typedef struct sp_export_options {
     sp_call_selection select;
     int per_rank; /* folded: the rank ("rank 3") is the first frame of every line */
     int gzip;     /* nonzero: the output is gzip-compressed (zlib) */
+    int no_args;  /* chrome-trace: complete events without "args" (speedscope appends
+                     args to frame names, so every call would become a frame of its own) */
 } sp_export_options;
 
 /** What an export will write, known before writing (sp_export_estimate). */

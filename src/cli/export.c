@@ -41,6 +41,8 @@ const char cli_help_export[] =
     "                       speedscope, no limit for perfetto and folded\n"
     "  --dry-run            print the size estimate and the number of selected\n"
     "                       calls, write nothing\n"
+    "  --no-args            chrome-trace: no per-call args (speedscope shows each\n"
+    "                       call with args as a frame of its own)\n"
     "  --per-rank           folded: the rank (\"rank 3\") is the first frame\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
@@ -70,6 +72,7 @@ enum {
     OPT_OUTPUT = 1,
     OPT_MAX_SIZE,
     OPT_PER_RANK,
+    OPT_NO_ARGS,
     OPT_RAW_CLOCK,
     OPT_THREADS,
     OPT_WINDOW,
@@ -82,6 +85,7 @@ static const cli_option OPTIONS[] = {
     {"output", 'o', CLI_VALUE, OPT_OUTPUT},
     {"max-size", 0, CLI_VALUE, OPT_MAX_SIZE},
     {"per-rank", 0, CLI_FLAG, OPT_PER_RANK},
+    {"no-args", 0, CLI_FLAG, OPT_NO_ARGS},
     {"raw-clock", 0, CLI_FLAG, OPT_RAW_CLOCK},
     {"threads", 0, CLI_LIST, OPT_THREADS},
     {"window", 0, CLI_VALUE, OPT_WINDOW},
@@ -233,6 +237,9 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_PER_RANK:
         o->ex.per_rank = 1;
         return 0;
+    case OPT_NO_ARGS:
+        o->ex.no_args = 1;
+        return 0;
     case OPT_RAW_CLOCK:
         o->ex.select.raw_clock = 1;
         return 0;
@@ -333,6 +340,8 @@ static int run(const char *format_name, const char *path, export_options *o) {
     if (!sp_export_format_from_name(format_name, &format)) return unknown_format(format_name);
     if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
         return cli_usage_error("export", "--per-rank applies to the folded format only");
+    if (o->ex.no_args && format != SP_EXPORT_CHROME_TRACE)
+        return cli_usage_error("export", "--no-args applies to the chrome-trace format only");
     o->ex.select.filter = cli_select_filter(&o->select);
     o->ex.select.threads = o->threads;
     o->ex.select.num_threads = o->num_threads;

@@ -153,6 +153,10 @@ static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     sp_sink_u64(s, call->rank);
     sp_sink_puts(s, ",\"tid\":");
     sp_sink_i64(s, call->thread);
+    if (c->job->options->no_args) {
+        sp_sink_puts(s, "}");
+        return SP_OK;
+    }
     sp_sink_puts(s, ",\"args\":{\"rank\":");
     sp_sink_u64(s, call->rank);
     sp_sink_puts(s, ",\"call_index\":");
