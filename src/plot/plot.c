@@ -56,18 +56,30 @@ char *sp_chart_subtitle(const sp_chart *c) {
 void sp_lane_name(const sp_results *r, uint32_t rank, int64_t thread, char *out, size_t size) {
     size_t lanes = sp_results_num_threads(r);
     int ranks = sp_results_num_data_ranks(r) > 1;
-    for (size_t i = 0; i < lanes; i++) {
-        sp_thread_summary t;
-        if (sp_results_thread_summary(r, i, &t, NULL) != SP_OK || t.rank != rank ||
-            t.index != thread || !t.name[0])
-            continue;
-        if (ranks)
-            snprintf(out, size, "r%u %s", rank, t.name);
-        else
-            snprintf(out, size, "%s", t.name);
+    sp_thread_summary me = {0}, t;
+    int found = 0;
+    for (size_t i = 0; i < lanes && !found; i++)
+        if (sp_results_thread_summary(r, i, &t, NULL) == SP_OK && t.rank == rank &&
+            t.index == thread && t.name[0]) {
+            me = t;
+            found = 1;
+        }
+    if (!found) {
+        snprintf(out, size, "r%u t%lld", rank, (long long)thread);
         return;
     }
-    snprintf(out, size, "r%u t%lld", rank, (long long)thread);
+    /* A name other threads of the rank share (the process name every
+     * unnamed thread inherits) gets the thread number too. */
+    int shared = 0;
+    for (size_t i = 0; i < lanes && !shared; i++)
+        shared = sp_results_thread_summary(r, i, &t, NULL) == SP_OK && t.rank == rank &&
+                 t.index != thread && strcmp(t.name, me.name) == 0;
+    char prefix[16] = "";
+    if (ranks) snprintf(prefix, sizeof prefix, "r%u ", rank);
+    if (shared)
+        snprintf(out, size, "%s%s t%lld", prefix, me.name, (long long)thread);
+    else
+        snprintf(out, size, "%s%s", prefix, me.name);
 }
 
 void sp_chart_empty(sp_chart *c, const char *title, const char *why) {

@@ -181,7 +181,8 @@ int sp_chart_rank_selected(const sp_chart *c, uint32_t rank);
 char *sp_chart_subtitle(const sp_chart *c);
 
 /* A thread lane's name: the name the file stores for it ("omp 3", with
- * "r1 " in front on several ranks), else "r0 t3". */
+ * "r1 " in front on several ranks, and " t3" after a name other threads of
+ * the rank share), else "r0 t3". */
 void sp_lane_name(const sp_results *r, uint32_t rank, int64_t thread, char *out, size_t size);
 
 /* A chart that only says why it is empty. */
