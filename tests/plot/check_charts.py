@@ -191,6 +191,30 @@ def main():
     check("Speedup against mpi_size" in page, "scale report: speedup chart")
     check("+300.0%" in page, "scale report: serial's total change on 4 ranks")
 
+    # Threads: the report's thread balance and headline, lanes named per thread.
+    threads = os.path.join(work, "threads.html")
+    run(tool, "report", profiles["threads"], "-o", threads)
+    with open(threads, encoding="utf-8") as f:
+        page = f.read()
+    check('<section id="threads"><h2>Thread balance</h2>' in page, "threads report: no thread balance")
+    check('<td data-v="2">2</td><td data-v="0.0045">4.50 ms</td><td data-v="0.003">3.00 ms</td>'
+          '<td data-v="0.006">6.00 ms</td><td class="name">r0 t1</td><td class="name">r0 t2</td>'
+          '<td data-v="0.0015">1.50 ms</td><td data-v="33.3333">33.3%</td>' in page,
+          "threads report: work's thread row")
+    check('<div class="k">Worst thread imbalance</div><div class="v">+1.50 ms</div><div class="s">'
+          'work: r0 t1 over the mean (+33.3%)</div>' in page, "threads report: headline")
+    check("nothing to balance" not in page, "threads report: says nothing to balance")
+    lanes = [direct_text(el) for el in safe_svg(os.path.join(out, "threads", "gantt.svg")).iter(SVG + "text")
+             if el.get("class") == "lb" and el.get("data-r") is not None]
+    check(lanes == ["work · r0 t1", "work · r0 t2", "io · r0 t2"], f"threads gantt lanes {lanes}")
+    # The histogram's default region: the most time among regions called more than once
+    # (the session root and io have one call), its count axis in whole numbers.
+    hist = safe_svg(os.path.join(out, "threads", "histogram.svg"))
+    check(hist.find(SVG + "title").text == "Histogram · work", "threads histogram: not of work")
+    ticks = [direct_text(el) for el in hist.iter(SVG + "text")
+             if el.get("text-anchor") == "end" and float(el.get("x")) < 64]
+    check(ticks == ["0", "1"], f"threads histogram count ticks {ticks}")
+
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 
