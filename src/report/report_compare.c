@@ -35,6 +35,39 @@ static void runs_table(sp_report *rp) {
     sp_textbuf_append(rp->b, "</tbody></table>\n");
 }
 
+/* One card per run against the baseline, on wall time (setup to finalize):
+ * the figure a user compares first, and one that sums over no ranks. */
+static void verdict_cards(sp_report *rp) {
+    double base = wall_time(rp->runs[0]);
+    sp_textbuf_append(rp->b, "<div class=\"cards\" id=\"verdicts\">\n");
+    for (size_t k = 1; k < rp->num_runs; k++) {
+        double t = wall_time(rp->runs[k]);
+        char v[64], a[32], b[32];
+        sp_format_seconds(base, a, sizeof a);
+        sp_format_seconds(t, b, sizeof b);
+        const char *cls = "";
+        if (!(base > 0) || !(t > 0) || !isfinite(base) || !isfinite(t)) {
+            snprintf(v, sizeof v, "-");
+        } else if (t <= base) {
+            snprintf(v, sizeof v, "%.2fx faster", base / t);
+            cls = " faster";
+        } else {
+            snprintf(v, sizeof v, "%.2fx slower", t / base);
+            cls = " slower";
+        }
+        sp_textbuf_append(rp->b, "<div class=\"card\"><div class=\"k\">");
+        sp_report_text(rp, sp_results_display_label(rp->runs[k]));
+        sp_textbuf_printf(rp->b, "</div><div class=\"v%s\">", cls);
+        sp_report_text(rp, v);
+        sp_textbuf_append(rp->b, "</div><div class=\"s\">wall time ");
+        sp_report_text(rp, b);
+        sp_textbuf_append(rp->b, " against ");
+        sp_report_text(rp, a);
+        sp_textbuf_append(rp->b, " (baseline)</div></div>\n");
+    }
+    sp_textbuf_append(rp->b, "</div>\n");
+}
+
 static void verdict_cell(sp_report *rp, const sp_compare_row *row) {
     const char *text = sp_verdict_text(row->sig.verdict);
     const char *cls = row->sig.verdict == SP_VERDICT_SLOWER   ? " class=\"slower\""
@@ -126,7 +159,9 @@ sp_status sp_report_comparison(sp_report *rp, sp_error *err) {
                              "class=\"note\">The first run is the baseline. Changes in total "
                              "time per region, largest first; b/a is the ratio of the mean time "
                              "per call with its interval, and the verdict tells a change from "
-                             "noise (docs/compare.md).</p>\n");
+                             "noise (docs/compare.md); totals are summed over ranks, so runs on "
+                             "more ranks add more rank-seconds: the cards compare wall time.</p>\n");
+    verdict_cards(rp);
     runs_table(rp);
     sp_status st = SP_OK;
     for (size_t k = 1; k < rp->num_runs && st == SP_OK; k++)

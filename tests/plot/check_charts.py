@@ -190,6 +190,9 @@ def main():
     check(page.count('class="sortable changes"') == 2, "scale report: two comparison tables")
     check("Speedup against mpi_size" in page, "scale report: speedup chart")
     check("+300.0%" in page, "scale report: serial's total change on 4 ranks")
+    check('<div class="k">np4</div><div class="v faster">2.82x faster</div><div class="s">wall time '
+          '33.0 ms against 93.0 ms (baseline)</div>' in page, "scale report: np4 verdict card")
+    check(page.index('id="comparison"') < page.index('id="hotspots"'), "scale report: comparison not first")
 
     # Threads: the report's thread balance and headline, lanes named per thread.
     threads = os.path.join(work, "threads.html")
