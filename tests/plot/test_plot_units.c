@@ -121,28 +121,37 @@ static void test_px_merge(void **state) {
     sp_textbuf b = SP_TEXTBUF_INIT;
     sp_px_lane l;
     sp_px_lane_init(&l, &b, 10, 5, "lane");
-    /* 1000 calls of 0.05 px, one every 0.1 px: 100 px of columns, one bar */
+    /* 1000 calls of 0.05 px, one every 0.1 px: 100 px of columns, one bar,
+     * half busy (summed in floating point just under 0.5: the 0.25-0.5 step,
+     * opacity 0.55), written as one path with one tooltip */
     for (int i = 0; i < 1000; i++)
         sp_px_lane_add(&l, 10 + 0.1 * i, 10 + 0.1 * i + 0.05, 3, "#112233", "r", "tip");
-    sp_px_lane_flush(&l);
+    sp_px_lane_finish(&l);
     assert_int_equal(l.bars, 1);
-    assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 1);
-    assert_non_null(strstr(sp_textbuf_str(&b), "x=\"10.0\" y=\"10.0\" width=\"100.0\""));
-    assert_non_null(strstr(sp_textbuf_str(&b), "fill-opacity=\"0.50\""));
-    assert_non_null(strstr(sp_textbuf_str(&b), "lane: 1000 calls shorter than a pixel, merged"));
+    assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 0);
+    assert_string_equal(sp_textbuf_str(&b),
+                        "<path d=\"M10 10.0h100v5.0h-100z\" fill=\"#112233\" fill-opacity=\"0.55\" "
+                        "data-r=\"3\"><title>lane: 1000 calls shorter than a pixel</title></path>\n");
     sp_textbuf_reset(&b);
-    /* calls 2 px wide stay single; sub-pixel calls 5 px apart do not merge */
+    /* calls 2 px wide stay single; sub-pixel calls 4.8 px apart do not merge,
+     * 0.7 px apart they do (two regions: grey, no data-r) */
     sp_px_lane_init(&l, &b, 0, 5, "lane");
     sp_px_lane_add(&l, 0, 2, 1, "#112233", "r", "one");
     sp_px_lane_add(&l, 3, 5, 1, "#112233", "r", "two");
     sp_px_lane_add(&l, 10.2, 10.4, 1, "#112233", "r", NULL);
     sp_px_lane_add(&l, 15.2, 15.4, 2, "#445566", "q", NULL);
-    sp_px_lane_add(&l, 16.1, 16.2, 1, "#112233", "r", NULL); /* adjacent column, other region */
-    sp_px_lane_flush(&l);
+    sp_px_lane_add(&l, 16.1, 16.2, 1, "#112233", "r", NULL);
+    sp_px_lane_finish(&l);
     assert_int_equal(l.bars, 4);
-    assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 4);
+    assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 2);
+    assert_int_equal(count(sp_textbuf_str(&b), "<path"), 2);
     assert_non_null(strstr(sp_textbuf_str(&b), "<title>one</title>"));
-    assert_non_null(strstr(sp_textbuf_str(&b), "fill=\"#999999\"")); /* mixed regions: grey */
+    assert_non_null(strstr(sp_textbuf_str(&b),
+                           "<path d=\"M10 0.0h1v5.0h-1z\" fill=\"#112233\" fill-opacity=\"0.35\" "
+                           "data-r=\"1\">"));
+    assert_non_null(strstr(sp_textbuf_str(&b),
+                           "<path d=\"M15 0.0h2v5.0h-2z\" fill=\"#999999\" fill-opacity=\"0.35\">"
+                           "<title>lane: 2 calls shorter than a pixel</title>"));
     sp_textbuf_free(&b);
 }
 
