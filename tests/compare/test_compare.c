@@ -311,6 +311,7 @@ static void test_aggregate_files(void **state) {
     const sp_results *ca = a, *cb = b;
     sp_compare_options o = {0};
     o.significance = 1;
+    o.per_call = 1;
     sp_comparison *c = sp_compare(&ca, 1, &cb, 1, &o, &err);
     assert_non_null(c);
     const sp_compare_row *r = row_named(c, "work");
@@ -319,7 +320,7 @@ static void test_aggregate_files(void **state) {
     assert_int_equal(r->sig.verdict, SP_VERDICT_NO_PER_CALL_DATA);
     assert_string_equal(sp_verdict_text(r->sig.verdict), "n/a (no per-call data)");
     /* a budget check without a verdict falls back to the budget */
-    sp_check_options k = {0, 0, 1};
+    sp_check_options k = {0, 0, 1, 0};
     assert_true(sp_compare_row_violates(r, &k));
     sp_comparison_free(c);
     o.metric = SP_METRIC_P95;
