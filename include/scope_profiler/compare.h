@@ -111,6 +111,8 @@ typedef struct sp_significance {
     double df;          /* degrees of freedom of the t distribution */
     uint64_t samples_a; /* calls or runs behind the estimate */
     uint64_t samples_b;
+    double spread_a, spread_b; /* SP_SIG_RUNS: standard deviation of the log run values of
+                                  each side (about the relative run-to-run noise); else NaN */
     uint32_t runs_needed; /* inconclusive (SP_SIG_RUNS): runs per side for a decision at the
                              observed spread; 0 when unknown, UINT32_MAX beyond 1000 */
     char text[64];        /* the verdict as printed: "slower", "no change (per-call)",
@@ -197,6 +199,21 @@ SP_API sp_significance sp_significance_test(uint64_t n_a, double mean_a, double 
  */
 SP_API sp_significance sp_significance_runs(const double *a, size_t n_a, const double *b,
                                             size_t n_b, double level, double margin);
+
+/** What a calibration counts: the verdicts of repeated comparisons (A/A pairs:
+ *  slower + faster are false alarms; A/B pairs with a known slowdown: slower
+ *  is the power). */
+typedef struct sp_calibration_counts {
+    uint32_t pairs;
+    uint32_t slower, faster, no_change, inconclusive, undecided; /* undecided: n/a verdicts */
+    double spread_sum2; /* sum over pairs of (spread_a^2 + spread_b^2) / 2 */
+    uint32_t spread_pairs;
+} sp_calibration_counts;
+
+/** Adds one comparison's verdict. */
+SP_API void sp_calibration_count(sp_calibration_counts *counts, const sp_significance *s);
+/** sqrt of the mean log-variance: the run-to-run noise (relative) of the pairs counted. */
+SP_API double sp_calibration_noise(const sp_calibration_counts *counts);
 
 /** Check options: a row violates the budget when its pct exceeds
  *  max_regression (and, with significant, its verdict is "slower"; rows

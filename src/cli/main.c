@@ -25,6 +25,7 @@ static const command COMMANDS[] = {
     {"export", cli_export, cli_help_export},
     {"plot", cli_plot, cli_help_plot},          {"report", cli_report, cli_help_report},
     {"recover", cli_recover, cli_help_recover},
+    {"calibrate", cli_calibrate, cli_help_calibrate},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

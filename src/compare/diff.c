@@ -15,7 +15,7 @@ static int is_duration_metric(sp_metric m) {
 }
 
 static sp_significance no_verdict(sp_verdict v) {
-    sp_significance s = {v, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0, 0, ""};
+    sp_significance s = {v, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, 0, ""};
     snprintf(s.text, sizeof s.text, "%s", sp_verdict_text(v));
     return s;
 }

@@ -21,7 +21,7 @@
 #define MAX_RUNS_NEEDED 1000u
 
 static sp_significance no_verdict(sp_verdict v) {
-    sp_significance s = {v, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0, 0, ""};
+    sp_significance s = {v, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, 0, ""};
     snprintf(s.text, sizeof s.text, "%s", sp_verdict_text(v));
     return s;
 }
@@ -157,6 +157,8 @@ sp_significance sp_significance_runs(const double *a, size_t n_a, const double *
     s.method = SP_SIG_RUNS;
     s.samples_a = n_a;
     s.samples_b = n_b;
+    s.spread_a = sqrt(va);
+    s.spread_b = sqrt(vb);
     double log_ratio = mb - ma;
     welch(&s, log_ratio, va / (double)n_a, vb / (double)n_b, n_a, n_b, level);
     if (!(s.p_value < level) && !(s.ratio_low >= 1.0 - margin && s.ratio_high <= 1.0 + margin)) {
