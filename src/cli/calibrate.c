@@ -40,7 +40,7 @@ const char cli_help_calibrate[] =
     "  --power-pairs N    A/B pairs (default 100)\n"
     "  --runs N           runs per side (default 5, 2 to 64)\n"
     "  --inject VAR=VALUE the slowdown of side b (default SP_CALIBRATE_SLOWDOWN=0.05)\n"
-    "  --region NAME      the region judged (default: the first common row)\n"
+    "  --region NAME      the region judged (default: the one with the most calls)\n"
     "  --metric M         total (default), avg, min, max, p50, p95 or p99\n"
     "  --level L          significance level (default 0.01)\n"
     "  --margin PCT       equivalence margin (default 2)\n"
@@ -140,12 +140,20 @@ static void free_results(sp_results **r, size_t n) {
     }
 }
 
-/* The verdict of the judged row, or a message when it is missing. */
-static int judged_row(const calibrate_args *a, const sp_comparison *c, sp_significance *out) {
-    for (size_t i = 0; i < c->count; i++) {
-        const sp_compare_row *r = &c->rows[i];
-        if (a->region ? strcmp(r->name, a->region) != 0 : !(r->in_a && r->in_b)) continue;
-        *out = r->sig;
+/* The verdict of the judged row: --region, or the common row with the most
+ * calls in b (the repeated work, not the one-call session), or a message. */
+static int judged_row(const calibrate_args *a, const sp_comparison *c, const sp_comparison *calls,
+                      sp_significance *out) {
+    const char *name = a->region;
+    double most = -1.0;
+    for (size_t i = 0; !a->region && i < calls->count; i++)
+        if (calls->rows[i].in_a && calls->rows[i].in_b && calls->rows[i].b > most) {
+            most = calls->rows[i].b;
+            name = calls->rows[i].name;
+        }
+    for (size_t i = 0; name && i < c->count; i++) {
+        if (strcmp(c->rows[i].name, name) != 0) continue;
+        *out = c->rows[i].sig;
         return 0;
     }
     return fail("calibrate: the runs hold no region %s%s%s: pick one with --region",
@@ -170,16 +178,23 @@ static int one_pair(const calibrate_args *a, char **program, const char *dir, in
         }
     if (!rc) {
         sp_error err = {0};
-        sp_comparison *c = sp_compare((const sp_results *const *)runs[0], (size_t)a->runs,
-                                      (const sp_results *const *)runs[1], (size_t)a->runs,
-                                      &a->compare.options, &err);
+        const sp_results *const *ra = (const sp_results *const *)runs[0];
+        const sp_results *const *rb = (const sp_results *const *)runs[1];
+        sp_compare_options by_calls = {0};
+        by_calls.metric = SP_METRIC_CALLS;
+        sp_comparison *c =
+            sp_compare(ra, (size_t)a->runs, rb, (size_t)a->runs, &a->compare.options, &err);
+        sp_comparison *n =
+            c ? sp_compare(ra, (size_t)a->runs, rb, (size_t)a->runs, &by_calls, &err) : NULL;
         sp_significance s;
-        if (!c) {
+        if (!c || !n) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
-        } else if (!(rc = judged_row(a, c, &s)))
+        } else if (!(rc = judged_row(a, c, n, &s))) {
             sp_calibration_count(counts, &s);
+        }
         sp_comparison_free(c);
+        sp_comparison_free(n);
     }
     free_results(runs[0], MAX_RUNS);
     free_results(runs[1], MAX_RUNS);
