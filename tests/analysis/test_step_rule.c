@@ -15,18 +15,13 @@
 
 #include <cmocka.h>
 
+#include "../support/seeded_random.h"
+
 #include "analysis/analysis.h"
 #include "model_builder.h"
 
 #define CASES     1000
 #define MAX_STEPS 64
-
-static uint64_t next_u64(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static const char *const names[] = {"timestep"};
 

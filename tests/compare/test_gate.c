@@ -15,29 +15,16 @@
 
 #include <cmocka.h>
 
+#include "../support/seeded_random.h"
+
 #include "scope_profiler/compare.h"
 
-#define RUNS         5
+#define RUNS 5
 /* The figures test_calibration_figures measured for its seeds (1.4 % noise, level 0.01). */
 #define AA_SLOWER    4
 #define AA_FASTER    2
 #define AA_NO_CHANGE 28
 #define AB_SLOWER    188
-
-static uint64_t next_u64(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *s) {
-    return ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double normal(uint64_t *s) { /* Box-Muller */
-    return sqrt(-2.0 * log(uniform(s))) * cos(2.0 * M_PI * uniform(s));
-}
 
 static void runs(uint64_t *seed, double slowdown, double noise, double *out, size_t n) {
     for (size_t i = 0; i < n; i++)

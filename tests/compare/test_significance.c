@@ -16,27 +16,14 @@
 
 #include <cmocka.h>
 
+#include "../support/seeded_random.h"
+
 #include "compare/compare_internal.h"
 #include "model_builder.h"
 
 #define REPEATS 1000
 
 /* splitmix64: a small generator with a fixed, portable sequence. */
-static uint64_t next_u64(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *s) {
-    return ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double normal(uint64_t *s) { /* Box-Muller */
-    return sqrt(-2.0 * log(uniform(s))) * cos(2.0 * M_PI * uniform(s));
-}
-
 static const char *const region_names[] = {"solve"};
 
 /* One run: `calls` back-to-back calls of mean_ns * (1 + offset) with
