@@ -11,9 +11,10 @@
  *
  * A side (a or b) is one run or several repeated runs of the same program
  * ("pooled"): a row's value on a side is the mean over that side's runs that
- * hold the row of the run's metric value. The verdict compares per-call
- * durations (one run per side) or the runs' values (two or more runs on each
- * side, so run-to-run variation counts); see sp_significance.
+ * hold the row of the run's metric value. The verdict compares the runs'
+ * values (two or more runs on each side, so run-to-run variation counts;
+ * one run per side is inconclusive), or with per_call the per-call
+ * durations; see sp_significance.
  *
  * Everything returned is owned by the returned object (names are copies):
  * the results may be freed before it.
