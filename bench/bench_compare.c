@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     sp_compare_options o = {0};
     measure("diff", pa, pb, calls, &o, NULL);
     o.significance = 1;
-    sp_check_options check = {0.0, 0, 1};
+    sp_check_options check = {0.0, 0, 1, 0};
     o.sort = SP_COMPARE_SORT_PCT;
     measure("check --significant", pa, pb, calls, &o, &check);
     o.by = SP_COMPARE_BY_PATH;

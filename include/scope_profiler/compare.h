@@ -11,9 +11,10 @@
  *
  * A side (a or b) is one run or several repeated runs of the same program
  * ("pooled"): a row's value on a side is the mean over that side's runs that
- * hold the row of the run's metric value. The verdict compares per-call
- * durations (one run per side) or the runs' values (two or more runs on each
- * side, so run-to-run variation counts); see sp_significance.
+ * hold the row of the run's metric value. The verdict compares the runs'
+ * values (two or more runs on each side, so run-to-run variation counts;
+ * one run per side is inconclusive), or with per_call the per-call
+ * durations; see sp_significance.
  *
  * Everything returned is owned by the returned object (names are copies):
  * the results may be freed before it.
@@ -69,34 +70,39 @@ typedef enum sp_verdict {
     SP_VERDICT_NOT_COMPUTED = 0, /* significance was not asked for */
     SP_VERDICT_SLOWER,           /* b is significantly slower than a */
     SP_VERDICT_FASTER,           /* b is significantly faster */
-    SP_VERDICT_NO_CHANGE,        /* no significant change at the level */
+    SP_VERDICT_NO_CHANGE,        /* the interval lies inside the equivalence margin */
     SP_VERDICT_NO_PER_CALL_DATA, /* a side's files are aggregate (no per-call durations) */
     SP_VERDICT_ONE_SIDE,         /* the row is only in a or only in b */
     SP_VERDICT_TOO_FEW_CALLS,    /* fewer than two calls (or runs) on a side */
-    SP_VERDICT_NOT_A_DURATION    /* calls, imbalance, exclusive: nothing per call to test */
+    SP_VERDICT_NOT_A_DURATION,   /* calls, imbalance, exclusive: nothing per call to test */
+    SP_VERDICT_INCONCLUSIVE,     /* not significant, and the interval is wider than the margin */
+    SP_VERDICT_ONE_RUN           /* one run on a side: no run-to-run variation to test against */
 } sp_verdict;
 
-/** "slower", "faster", "no significant change", "n/a (no per-call data)",
+/** "slower", "faster", "no change", "n/a (no per-call data)",
  *  "n/a (only in one run)", "n/a (too few calls)", "n/a (not a per-call time)",
- *  "" for SP_VERDICT_NOT_COMPUTED. */
+ *  "inconclusive", "inconclusive (1 run per side)", "" for SP_VERDICT_NOT_COMPUTED.
+ *  The row's full text (runs needed, "(per-call)") is sp_significance.text. */
 SP_API const char *sp_verdict_text(sp_verdict verdict);
 
 /** How the verdict's variance was estimated. */
 typedef enum sp_sig_method {
     SP_SIG_NONE = 0,
-    SP_SIG_CALLS, /* per-call durations (a side with one run): calls are the samples */
-    SP_SIG_RUNS   /* two or more runs on both sides: the runs' values are the samples */
+    SP_SIG_CALLS, /* --per-call: per-call durations are the samples (labelled "(per-call)") */
+    SP_SIG_RUNS   /* two or more runs on both sides: the runs' values (log) are the samples */
 } sp_sig_method;
 
 /**
- * The significance of one row (docs/compare.md): Welch's unequal-variance
- * test on the log of the ratio of means, with the delta method's standard
- * error and Welch-Satterthwaite degrees of freedom; interval =
- * exp(log ratio +/- t(1 - level/2, df) * se). The ratio is b/a of the mean
- * duration per call, times (calls per run in b) / (calls per run in a) for
- * the metric total (SP_SIG_CALLS); of the runs' totals or mean durations
- * per call (SP_SIG_RUNS). Significant when p < level (the interval then
- * excludes 1). NaN where there is no verdict.
+ * The significance of one row (docs/compare.md). SP_SIG_RUNS: Welch's
+ * unequal-variance t test on the logarithms of the runs' metric values (the
+ * ratio is that of their geometric means). SP_SIG_CALLS: Welch's test on
+ * the log of the ratio of the mean durations per call (delta method), times
+ * (calls per run in b) / (calls per run in a) for the metric total. Interval
+ * = exp(log ratio +/- t(1 - level/2, df) * se). Slower or faster when
+ * p < level (the interval excludes 1); else no change when the interval lies
+ * inside [1 - margin, 1 + margin]; else inconclusive, with runs_needed the
+ * runs per side that the observed spread would need for a decision.
+ * NaN where there is no verdict.
  */
 typedef struct sp_significance {
     sp_verdict verdict;
@@ -106,6 +112,12 @@ typedef struct sp_significance {
     double df;          /* degrees of freedom of the t distribution */
     uint64_t samples_a; /* calls or runs behind the estimate */
     uint64_t samples_b;
+    double spread_a, spread_b; /* SP_SIG_RUNS: standard deviation of the log run values of
+                                  each side (about the relative run-to-run noise); else NaN */
+    uint32_t runs_needed; /* inconclusive (SP_SIG_RUNS): runs per side for a decision at the
+                             observed spread; 0 when unknown, UINT32_MAX beyond 1000 */
+    char text[64];        /* the verdict as printed: "slower", "no change (per-call)",
+                             "inconclusive (about 9 runs per side needed)", ... */
 } sp_significance;
 
 /** One row: a region or call path in a, b or both. */
@@ -130,15 +142,19 @@ typedef struct sp_compare_options {
     sp_filter filter; /* include/exclude regexes (on region names) and ranks */
     int significance; /* nonzero: compute verdicts */
     double level;     /* significance level, 0 < level < 1; 0 = 0.01 */
+    double margin;    /* equivalence margin of "no change", 0 < margin < 1; 0 = 0.02 */
+    int per_call;     /* nonzero: test the per-call durations (within-run) instead of the runs */
 } sp_compare_options;
 
-#define SP_COMPARE_DEFAULT_LEVEL 0.01
+#define SP_COMPARE_DEFAULT_LEVEL  0.01
+#define SP_COMPARE_DEFAULT_MARGIN 0.02
 
 /** The comparison: rows in display order, and the names only in one side. */
 typedef struct sp_comparison {
     sp_metric metric;
     sp_compare_by by;
     double level;
+    double margin;
     size_t count;
     sp_compare_row *rows;
     size_t num_only_a, num_only_b;
@@ -166,23 +182,50 @@ SP_API sp_comparison *sp_compare(const sp_results *const *a, size_t num_a,
 SP_API void sp_comparison_free(sp_comparison *comparison);
 
 /**
- * The significance test on its own, for callers with their own samples:
+ * The per-call test on its own, for callers with their own samples:
  * n, mean and sample variance of each side (variance of the samples, not of
  * the mean). count_factor scales the ratio (1 for a plain ratio of means).
- * Fewer than two samples on a side: SP_VERDICT_TOO_FEW_CALLS.
+ * Fewer than two samples on a side: SP_VERDICT_TOO_FEW_CALLS. The verdict
+ * uses the margin (0 = SP_COMPARE_DEFAULT_MARGIN); method SP_SIG_CALLS.
  */
 SP_API sp_significance sp_significance_test(uint64_t n_a, double mean_a, double var_a, uint64_t n_b,
                                             double mean_b, double var_b, double count_factor,
-                                            double level);
+                                            double level, double margin);
+
+/**
+ * The run-level test on the runs' values of one row (all > 0): Welch's t on
+ * their logarithms. Fewer than two runs on a side: SP_VERDICT_ONE_RUN when
+ * both sides have one, else SP_VERDICT_TOO_FEW_CALLS. A value <= 0 or NaN:
+ * SP_VERDICT_NOT_A_DURATION.
+ */
+SP_API sp_significance sp_significance_runs(const double *a, size_t n_a, const double *b,
+                                            size_t n_b, double level, double margin);
+
+/** What a calibration counts: the verdicts of repeated comparisons (A/A pairs:
+ *  slower + faster are false alarms; A/B pairs with a known slowdown: slower
+ *  is the power). */
+typedef struct sp_calibration_counts {
+    uint32_t pairs;
+    uint32_t slower, faster, no_change, inconclusive, undecided; /* undecided: n/a verdicts */
+    double spread_sum2; /* sum over pairs of (spread_a^2 + spread_b^2) / 2 */
+    uint32_t spread_pairs;
+} sp_calibration_counts;
+
+/** Adds one comparison's verdict. */
+SP_API void sp_calibration_count(sp_calibration_counts *counts, const sp_significance *s);
+/** sqrt of the mean log-variance: the run-to-run noise (relative) of the pairs counted. */
+SP_API double sp_calibration_noise(const sp_calibration_counts *counts);
 
 /** Check options: a row violates the budget when its pct exceeds
  *  max_regression (and, with significant, its verdict is "slower"; rows
- *  without per-call data are judged on the budget alone), or, with
- *  fail_on_new, when it is only in b. */
+ *  the test cannot judge at all, "n/a (...)", are judged on the budget alone;
+ *  with strict, an inconclusive row whose interval reaches above
+ *  1 + max_regression/100 fails too), or, with fail_on_new, when it is only in b. */
 typedef struct sp_check_options {
     double max_regression; /* percent, >= 0 */
     int fail_on_new;
     int significant;
+    int strict;
 } sp_check_options;
 
 /** Nonzero when the row violates the budget. */

@@ -1,4 +1,5 @@
 /* Static or dynamic imbalance: the ranks compared step by step (docs/parallel.md). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 
 /* Below this share of the step time, what a step would save is noise. */
 #define BALANCED_BELOW 0.01
+/* The level of the binomial test that calls an imbalance static. */
+#define STATIC_LEVEL 0.01
 
 const char *sp_imbalance_kind_name(sp_imbalance_kind kind) {
     switch (kind) {
@@ -46,10 +49,34 @@ static sp_status start_orders(const sp_results *r, const uint32_t *rows, size_t 
     return SP_OK;
 }
 
+/* P(X >= wins) for X ~ Binomial(steps, p), summed in log space. */
+static double binomial_tail(uint64_t wins, uint64_t steps, double p) {
+    double n = (double)steps, sum = 0.0, lp = log(p), lq = log1p(-p);
+    for (uint64_t k = wins; k <= steps; k++) {
+        double kk = (double)k;
+        double term =
+            lgamma(n + 1.0) - lgamma(kk + 1.0) - lgamma(n - kk + 1.0) + kk * lp + (n - kk) * lq;
+        double t = exp(term);
+        sum += t;
+        if (kk > n * p && t < sum * 1e-17) break; /* past the mode the terms only shrink */
+    }
+    return sum < 1.0 ? sum : 1.0;
+}
+
+/*
+ * Static when the straggler is slowest in more steps than chance allows: if
+ * every rank were equally likely to be slowest in a step, the most frequent
+ * one reaches `wins` of `steps` with probability at most
+ * ranks * P(Binomial(steps, 1/ranks) >= wins) (exactly that for 2 ranks when
+ * wins > steps / 2). Static when that bound is below STATIC_LEVEL: with 2
+ * ranks, 8 of 8 steps, 12 of 14 or 60 % of many steps; never "5 of 8".
+ */
 static void classify(sp_step_balance *out) {
+    double ranks = (double)out->num_ranks;
+    double p = ranks * binomial_tail(out->straggler_steps, out->steps, 1.0 / ranks);
     if (out->saved < BALANCED_BELOW * out->step_time)
         out->kind = SP_IMBALANCE_BALANCED;
-    else if (2 * out->straggler_steps > out->steps)
+    else if (p < STATIC_LEVEL)
         out->kind = SP_IMBALANCE_STATIC;
     else
         out->kind = SP_IMBALANCE_DYNAMIC;

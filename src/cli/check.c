@@ -10,11 +10,12 @@
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
 
-enum { OPT_MAX_REGRESSION = 1, OPT_FAIL_ON_NEW };
+enum { OPT_MAX_REGRESSION = 1, OPT_FAIL_ON_NEW, OPT_STRICT };
 
 static const cli_option OPTIONS[] = {
     {"max-regression", 0, CLI_VALUE, OPT_MAX_REGRESSION},
     {"fail-on-new", 0, CLI_FLAG, OPT_FAIL_ON_NEW},
+    {"strict", 0, CLI_FLAG, OPT_STRICT},
     CLI_COMPARE_OPTIONS,
     CLI_SELECT_OPTIONS,
 };
@@ -36,6 +37,10 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_FAIL_ON_NEW:
         a->check.fail_on_new = 1;
         return 0;
+    case OPT_STRICT: /* implies --significant */
+        a->check.strict = a->compare.strict = 1;
+        a->compare.options.significance = 1;
+        return 0;
     default:
         return cli_compare_option(&a->compare, id, value);
     }
@@ -52,6 +57,21 @@ static void print_violations(const sp_comparison *c, const sp_check_options *k) 
     if (any) putchar('\n');
 }
 
+/* Rows that passed only because the test could not decide: say so, and the way out. */
+static void print_inconclusive(const sp_comparison *c, const sp_check_options *k) {
+    size_t n = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        sp_verdict v = c->rows[i].sig.verdict;
+        if ((v == SP_VERDICT_INCONCLUSIVE || v == SP_VERDICT_ONE_RUN) &&
+            !sp_compare_row_violates(&c->rows[i], k))
+            n++;
+    }
+    if (n)
+        printf("Inconclusive: %zu row%s passed without a decision (more runs per side, or "
+               "--strict to fail them)\n",
+               n, n == 1 ? "" : "s");
+}
+
 static int failed(const sp_comparison *c, const sp_check_options *k) {
     for (size_t i = 0; i < c->count; i++)
         if (sp_compare_row_violates(&c->rows[i], k)) return 1;
@@ -62,12 +82,15 @@ static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side
                       const check_args *a) {
     printf("Baseline: %s\nCandidate: %s\n", sa->title, sb->title);
     printf("Regression budget: +%g%% (%s)", a->check.max_regression, sp_metric_name(c->metric));
-    if (a->check.significant) printf(", significant slowdowns at level %g", c->level);
+    if (a->check.significant)
+        printf(", significant slowdowns at level %g%s", c->level,
+               a->check.strict ? ", inconclusive rows fail (--strict)" : "");
     putchar('\n');
     int rc = cli_compare_print_table(
         c, failed(c, &a->check) ? "Regression check: FAIL" : "Regression check: PASS",
         a->check.significant);
     if (!rc) print_violations(c, &a->check);
+    if (!rc && a->check.significant) print_inconclusive(c, &a->check);
     return rc;
 }
 

@@ -64,6 +64,23 @@ int cli_compare_option(cli_compare_args *a, int id, const char *value) {
         a->level_given = 1;
         return 0;
     }
+    case CLI_OPT_MARGIN: {
+        double pct;
+        int rc = cli_parse_number(a->cmd, "margin", value, &pct);
+        if (rc) return rc;
+        if (!(pct > 0.0 && pct < 100.0))
+            return cli_value_error(
+                a->cmd, "--margin is a percentage between 0 and 100 (e.g. 2), not %s", value);
+        a->options.margin = pct / 100.0;
+        return 0;
+    }
+    case CLI_OPT_PER_CALL:
+        a->options.per_call = 1;
+        a->options.significance = 1;
+        return 0;
+    case CLI_OPT_ALLOW_SIZES:
+        a->allow_different_sizes = 1;
+        return 0;
     default:
         return cli_select_option(&a->select, id, value);
     }
@@ -108,6 +125,57 @@ static int same_schema(const char *cmd, const cli_side *sa, const cli_side *sb) 
     return 0;
 }
 
+/* Runs on different rank counts time different decompositions: refused unless asked for. */
+static int same_size(const cli_compare_args *a, const cli_side *sa, const cli_side *sb) {
+    if (a->allow_different_sizes) return 0;
+    const sp_results *first = sa->runs.items[0];
+    const cli_side *sides[2] = {sa, sb};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sides[k]->runs.count; i++) {
+            const sp_results *r = sides[k]->runs.items[i];
+            if (sp_results_num_ranks(r) == sp_results_num_ranks(first)) continue;
+            cli_error("%s: %s ran on %zu ranks but %s on %zu: compare runs of one size, or pass "
+                      "--allow-different-sizes",
+                      a->cmd, sp_results_path(first), (size_t)sp_results_num_ranks(first),
+                      sp_results_path(r), (size_t)sp_results_num_ranks(r));
+            return CLI_EXIT_USAGE;
+        }
+    return 0;
+}
+
+/* What the significance test needs: per-call data for --per-call, else runs on both sides. */
+static int enough_for_test(const cli_compare_args *a, const cli_side *sa, const cli_side *sb) {
+    const sp_compare_options *o = &a->options;
+    if (!o->significance) return 0;
+    if (o->per_call) {
+        const cli_side *sides[2] = {sa, sb};
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < sides[k]->runs.count; i++) {
+                const sp_results *r = sides[k]->runs.items[i];
+                if (sp_results_has_events(r)) continue;
+                cli_error("%s: %s is an aggregate file (no per-call durations): --per-call needs "
+                          "per-call data; drop --per-call and compare repeated runs",
+                          a->cmd, sp_results_path(r));
+                return CLI_EXIT_USAGE;
+            }
+        return 0;
+    }
+    size_t na = sa->runs.count, nb = sb->runs.count;
+    if ((na == 1) != (nb == 1)) {
+        cli_error("%s: --significant compares runs: a has %zu run%s and b %zu; give at least 2 "
+                  "runs on each side (a quoted glob, e.g. 'base_*.h5'), or --per-call",
+                  a->cmd, na, na == 1 ? "" : "s", nb);
+        return CLI_EXIT_USAGE;
+    }
+    if (na == 1 && a->strict) {
+        cli_error("%s: --strict needs at least 2 runs on each side (5 recommended, "
+                  "docs/compare.md): with one run per side every verdict is inconclusive",
+                  a->cmd);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int bad_selection(const cli_compare_args *a, const cli_side *sa, const cli_side *sb,
                          const sp_comparison *c) {
     const char *pa = sp_results_path(sa->runs.items[0]), *pb = sp_results_path(sb->runs.items[0]);
@@ -138,7 +206,9 @@ int cli_compare_run(cli_compare_args *a, const cli_list *args, cli_side *sa, cli
     int rc = load_side(a->cmd, args->items[0], sa);
     int rc_b = load_side(a->cmd, args->items[1], sb);
     if (rc || rc_b) return rc ? rc : rc_b;
-    if ((rc = same_schema(a->cmd, sa, sb))) return rc;
+    if ((rc = same_schema(a->cmd, sa, sb)) || (rc = same_size(a, sa, sb)) ||
+        (rc = enough_for_test(a, sa, sb)))
+        return rc;
     a->options.filter = cli_select_filter(&a->select);
     sp_error err = {0};
     *out = sp_compare(cli_runs_items(&sa->runs), sa->runs.count, cli_runs_items(&sb->runs),

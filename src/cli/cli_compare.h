@@ -13,14 +13,24 @@
 #include "present/compare_out.h"
 #include "scope_profiler/compare.h"
 
-enum { CLI_OPT_METRIC = 2000, CLI_OPT_BY, CLI_OPT_FORMAT, CLI_OPT_SIGNIFICANT, CLI_OPT_LEVEL };
+enum {
+    CLI_OPT_METRIC = 2000,
+    CLI_OPT_BY,
+    CLI_OPT_FORMAT,
+    CLI_OPT_SIGNIFICANT,
+    CLI_OPT_LEVEL,
+    CLI_OPT_MARGIN,
+    CLI_OPT_PER_CALL,
+    CLI_OPT_ALLOW_SIZES
+};
 
 /* Option table entries of both commands (with CLI_SELECT_OPTIONS). */
 #define CLI_COMPARE_OPTIONS                                                                        \
     {"metric", 0, CLI_VALUE, CLI_OPT_METRIC}, {"by", 0, CLI_VALUE, CLI_OPT_BY},                    \
         {"format", 0, CLI_VALUE, CLI_OPT_FORMAT},                                                  \
-        {"significant", 0, CLI_FLAG, CLI_OPT_SIGNIFICANT}, {                                       \
-        "level", 0, CLI_VALUE, CLI_OPT_LEVEL                                                       \
+        {"significant", 0, CLI_FLAG, CLI_OPT_SIGNIFICANT}, {"level", 0, CLI_VALUE, CLI_OPT_LEVEL}, \
+        {"margin", 0, CLI_VALUE, CLI_OPT_MARGIN}, {"per-call", 0, CLI_FLAG, CLI_OPT_PER_CALL}, {   \
+        "allow-different-sizes", 0, CLI_FLAG, CLI_OPT_ALLOW_SIZES                                  \
     }
 
 typedef enum cli_out_format { CLI_OUT_TEXT = 0, CLI_OUT_JSON, CLI_OUT_CSV } cli_out_format;
@@ -31,6 +41,8 @@ typedef struct cli_compare_args {
     cli_select select;
     cli_out_format format;
     int level_given;
+    int allow_different_sizes;
+    int strict; /* check --strict: an inconclusive verdict fails, so one run per side cannot pass */
 } cli_compare_args;
 
 /* Takes one of the shared options. Returns 0 or an exit code after the error. */
@@ -49,8 +61,10 @@ typedef struct cli_side {
 /*
  * Reads both sides from the two FILE arguments and computes the comparison
  * (the options' filter set from the selection). Reports bad input (one line
- * each): a FILE count other than two, unreadable files, schemas that differ,
- * no selected region, no region in common. Returns 0 or CLI_EXIT_USAGE.
+ * each): a FILE count other than two, unreadable files, schemas or rank
+ * counts that differ, fewer runs than the significance test needs, aggregate
+ * files with --per-call, no selected region, no region in common. Returns 0
+ * or CLI_EXIT_USAGE.
  */
 int cli_compare_run(cli_compare_args *a, const cli_list *args, cli_side *sa, cli_side *sb,
                     sp_comparison **out);

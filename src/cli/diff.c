@@ -63,9 +63,12 @@ static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side
              c->by == SP_COMPARE_BY_PATH ? "Call paths" : "Regions", c->count);
     int rc = cli_compare_print_table(c, title, a->options.significance);
     if (!rc && a->options.significance)
-        printf("b/a: ratio of the mean time per call (total: of the totals) with its %g%% "
-               "interval; verdict at level %g (docs/compare.md)\n",
-               (1.0 - c->level) * 100.0, c->level);
+        printf("b/a: %s with its %g%% interval; verdict at level %g, no change within "
+               "\xc2\xb1%g%% (docs/compare.md)\n",
+               a->options.per_call ? "per-call test within the runs (--per-call), ratio of the "
+                                     "mean time per call (total: of the totals)"
+                                   : "ratio of the geometric means of the runs' values",
+               (1.0 - c->level) * 100.0, c->level, c->margin * 100.0);
     return rc;
 }
 

@@ -38,14 +38,14 @@ void cmp_entries_free(cmp_entries *e);
 
 /* One key over the runs of a side (side.c). */
 typedef struct cmp_pooled {
-    const char *name;           /* points into the side's entries */
-    uint32_t runs;              /* runs holding the key with a value */
-    double value;               /* mean of those runs' values */
-    int has_samples;            /* every such run has per-call durations */
-    uint64_t calls;             /* calls pooled over those runs */
-    double mean, var;           /* pooled per-call mean and population variance */
-    double unit_mean, unit_var; /* the runs' values for the run-level test (total or mean
-                                   per call) and their sample variance */
+    const char *name;         /* points into the side's entries */
+    uint32_t runs;            /* runs holding the key with a value */
+    double value;             /* mean of those runs' values */
+    int has_samples;          /* every such run has per-call durations */
+    uint64_t calls;           /* calls pooled over those runs */
+    double mean, var;         /* pooled per-call mean and population variance */
+    const double *run_values; /* the runs' values of the metric (runs of them), for the
+                                 run-level test; points into cmp_side.values */
 } cmp_pooled;
 
 typedef struct cmp_side {
@@ -53,6 +53,7 @@ typedef struct cmp_side {
     size_t num_runs;
     cmp_pooled *keys; /* sorted by name (strcmp) */
     size_t num_keys;
+    double *values; /* every key's run values, key after key */
 } cmp_side;
 
 sp_status cmp_side_build(const sp_results *const *runs, size_t n, const sp_compare_options *o,

@@ -3,6 +3,7 @@
  * order follow the Python package's diff_rows(); the verdicts are ours.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,35 +14,34 @@ static int is_duration_metric(sp_metric m) {
     return m != SP_METRIC_CALLS && m != SP_METRIC_IMBALANCE && m != SP_METRIC_EXCLUSIVE;
 }
 
-static sp_significance verdict_of(const cmp_pooled *a, const cmp_pooled *b, sp_metric metric,
-                                  double level) {
-    sp_significance none = {SP_VERDICT_NOT_A_DURATION, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0};
-    if (!is_duration_metric(metric)) return none;
-    if (!a || !b) {
-        none.verdict = SP_VERDICT_ONE_SIDE;
-        return none;
-    }
-    if (!a->has_samples || !b->has_samples) {
-        none.verdict = SP_VERDICT_NO_PER_CALL_DATA;
-        return none;
-    }
-    sp_significance s;
-    if (a->runs >= 2 && b->runs >= 2) {
-        s = sp_significance_test(a->runs, a->unit_mean, a->unit_var, b->runs, b->unit_mean,
-                                 b->unit_var, 1.0, level);
-        s.method = SP_SIG_RUNS;
-    } else {
-        /* A sample variance from the pooled population variance. */
-        double va = a->calls > 1 ? a->var * (double)a->calls / (double)(a->calls - 1) : 0.0;
-        double vb = b->calls > 1 ? b->var * (double)b->calls / (double)(b->calls - 1) : 0.0;
-        double factor = 1.0;
-        if (metric == SP_METRIC_TOTAL)
-            factor = ((double)b->calls / b->runs) / ((double)a->calls / a->runs);
-        s = sp_significance_test(a->calls, a->mean, va, b->calls, b->mean, vb, factor, level);
-        s.method = SP_SIG_CALLS;
-    }
+static sp_significance no_verdict(sp_verdict v) {
+    sp_significance s = {v, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, 0, ""};
+    snprintf(s.text, sizeof s.text, "%s", sp_verdict_text(v));
+    return s;
+}
+
+/* The within-run test (--per-call): the pooled calls of each side are the samples. */
+static sp_significance per_call_verdict(const cmp_pooled *a, const cmp_pooled *b,
+                                        const sp_compare_options *o, double level) {
+    if (!a->has_samples || !b->has_samples) return no_verdict(SP_VERDICT_NO_PER_CALL_DATA);
+    /* A sample variance from the pooled population variance. */
+    double va = a->calls > 1 ? a->var * (double)a->calls / (double)(a->calls - 1) : 0.0;
+    double vb = b->calls > 1 ? b->var * (double)b->calls / (double)(b->calls - 1) : 0.0;
+    double factor = 1.0;
+    if (o->metric == SP_METRIC_TOTAL)
+        factor = ((double)b->calls / b->runs) / ((double)a->calls / a->runs);
+    sp_significance s = sp_significance_test(a->calls, a->mean, va, b->calls, b->mean, vb, factor,
+                                             level, o->margin);
     if (s.verdict == SP_VERDICT_TOO_FEW_CALLS) s.method = SP_SIG_NONE;
     return s;
+}
+
+static sp_significance verdict_of(const cmp_pooled *a, const cmp_pooled *b,
+                                  const sp_compare_options *o, double level) {
+    if (!is_duration_metric(o->metric)) return no_verdict(SP_VERDICT_NOT_A_DURATION);
+    if (!a || !b) return no_verdict(SP_VERDICT_ONE_SIDE);
+    if (o->per_call) return per_call_verdict(a, b, o, level);
+    return sp_significance_runs(a->run_values, a->runs, b->run_values, b->runs, level, o->margin);
 }
 
 static int fill_row(sp_compare_row *row, const cmp_pooled *a, const cmp_pooled *b,
@@ -57,11 +57,7 @@ static int fill_row(sp_compare_row *row, const cmp_pooled *a, const cmp_pooled *
     row->delta = (b ? b->value : 0.0) - (a ? a->value : 0.0);
     row->has_pct = a && a->value != 0.0;
     row->pct = row->has_pct ? row->delta / a->value * 100.0 : NAN;
-    if (o->significance)
-        row->sig = verdict_of(a, b, o->metric, level);
-    else
-        row->sig =
-            (sp_significance){SP_VERDICT_NOT_COMPUTED, SP_SIG_NONE, NAN, NAN, NAN, NAN, NAN, 0, 0};
+    row->sig = o->significance ? verdict_of(a, b, o, level) : no_verdict(SP_VERDICT_NOT_COMPUTED);
     return 1;
 }
 
@@ -159,6 +155,9 @@ static sp_status check_options(size_t num_a, size_t num_b, const sp_compare_opti
     if (!(*level > 0.0 && *level < 1.0))
         return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
                             "the significance level must lie between 0 and 1 (got %g)", *level);
+    if (!(o->margin >= 0.0 && o->margin < 1.0))
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
+                            "the equivalence margin must lie between 0 and 1 (got %g)", o->margin);
     return SP_OK;
 }
 
@@ -181,6 +180,7 @@ sp_comparison *sp_compare(const sp_results *const *a, size_t num_a, const sp_res
     if (options) o = *options;
     double level = SP_COMPARE_DEFAULT_LEVEL;
     if (check_options(num_a, num_b, &o, &level, err) != SP_OK) return NULL;
+    if (o.margin == 0.0) o.margin = SP_COMPARE_DEFAULT_MARGIN;
     sp_comparison *c = calloc(1, sizeof *c);
     if (!c) {
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -189,6 +189,7 @@ sp_comparison *sp_compare(const sp_results *const *a, size_t num_a, const sp_res
     c->metric = o.metric;
     c->by = o.by;
     c->level = level;
+    c->margin = o.margin;
     c->error_a = side_error(a, num_a, o.metric);
     c->error_b = side_error(b, num_b, o.metric);
     cmp_side sa, sb;

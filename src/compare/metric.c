@@ -39,7 +39,7 @@ const char *sp_verdict_text(sp_verdict verdict) {
     case SP_VERDICT_FASTER:
         return "faster";
     case SP_VERDICT_NO_CHANGE:
-        return "no significant change";
+        return "no change";
     case SP_VERDICT_NO_PER_CALL_DATA:
         return "n/a (no per-call data)";
     case SP_VERDICT_ONE_SIDE:
@@ -48,6 +48,10 @@ const char *sp_verdict_text(sp_verdict verdict) {
         return "n/a (too few calls)";
     case SP_VERDICT_NOT_A_DURATION:
         return "n/a (not a per-call time)";
+    case SP_VERDICT_INCONCLUSIVE:
+        return "inconclusive";
+    case SP_VERDICT_ONE_RUN:
+        return "inconclusive (1 run per side)";
     default:
         return "";
     }

@@ -2,8 +2,7 @@
  * A side of a comparison: the entries of each of its runs, pooled by key.
  * A key's value is the mean over the runs that give it a value; its
  * per-call statistics pool those runs' calls (parallel-variance formula);
- * its run-level samples are each run's total (metric total) or mean
- * duration per call (every other metric).
+ * its run-level samples are the runs' values of the metric themselves.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +27,12 @@ typedef struct pool_acc {
     double value_sum;
     uint64_t calls;
     double mean, m2; /* pooled calls */
-    double unit_mean, unit_m2;
 } pool_acc;
 
-static void add_run(cmp_pooled *k, pool_acc *acc, const cmp_entry *e, sp_metric metric) {
+static void add_run(cmp_pooled *k, pool_acc *acc, const cmp_entry *e, double *value_slot) {
     k->runs++;
     acc->value_sum += e->value;
+    *value_slot = e->value;
     if (!e->has_samples) {
         k->has_samples = 0;
         return;
@@ -44,10 +43,6 @@ static void add_run(cmp_pooled *k, pool_acc *acc, const cmp_entry *e, sp_metric 
     acc->mean += d * n2 / n;
     acc->m2 += e->var * n2 + d * d * n1 * n2 / n;
     acc->calls += e->calls;
-    double unit = metric == SP_METRIC_TOTAL ? e->total : e->mean;
-    double du = unit - acc->unit_mean;
-    acc->unit_mean += du / k->runs;
-    acc->unit_m2 += du * (unit - acc->unit_mean);
 }
 
 static void finish_key(cmp_pooled *k, const pool_acc *acc) {
@@ -55,17 +50,16 @@ static void finish_key(cmp_pooled *k, const pool_acc *acc) {
     k->calls = acc->calls;
     k->mean = acc->mean;
     k->var = acc->calls ? acc->m2 / (double)acc->calls : 0.0;
-    k->unit_mean = acc->unit_mean;
-    k->unit_var = k->runs > 1 ? acc->unit_m2 / (k->runs - 1) : 0.0;
 }
 
-static sp_status pool(cmp_side *s, sp_metric metric, sp_error *err) {
+static sp_status pool(cmp_side *s, sp_error *err) {
     size_t total = 0;
     for (size_t i = 0; i < s->num_runs; i++)
         total += s->runs[i].count;
     key_ref *refs = malloc((total ? total : 1) * sizeof *refs);
     s->keys = calloc(total ? total : 1, sizeof *s->keys);
-    if (!refs || !s->keys) {
+    s->values = calloc(total ? total : 1, sizeof *s->values);
+    if (!refs || !s->keys || !s->values) {
         free(refs);
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -74,14 +68,17 @@ static sp_status pool(cmp_side *s, sp_metric metric, sp_error *err) {
         for (size_t j = 0; j < s->runs[i].count; j++)
             if (s->runs[i].items[j].has_value) refs[n++] = (key_ref){&s->runs[i].items[j], i};
     qsort(refs, n, sizeof *refs, by_name_then_run);
+    size_t used = 0;
     for (size_t i = 0; i < n;) {
         cmp_pooled *k = &s->keys[s->num_keys++];
         pool_acc acc = {0};
         k->name = refs[i].e->name;
         k->has_samples = 1;
+        k->run_values = s->values + used;
         size_t j = i;
         for (; j < n && strcmp(refs[j].e->name, k->name) == 0; j++)
-            if (j == i || refs[j].run != refs[j - 1].run) add_run(k, &acc, refs[j].e, metric);
+            if (j == i || refs[j].run != refs[j - 1].run)
+                add_run(k, &acc, refs[j].e, &s->values[used++]);
         finish_key(k, &acc);
         i = j;
     }
@@ -101,7 +98,7 @@ sp_status cmp_side_build(const sp_results *const *runs, size_t n, const sp_compa
                            : cmp_region_entries(runs[i], o, &out->runs[i], err);
         if (st != SP_OK) return st;
     }
-    return pool(out, o->metric, err);
+    return pool(out, err);
 }
 
 void cmp_side_free(cmp_side *s) {
@@ -109,5 +106,6 @@ void cmp_side_free(cmp_side *s) {
         cmp_entries_free(&s->runs[i]);
     free(s->runs);
     free(s->keys);
+    free(s->values);
     memset(s, 0, sizeof *s);
 }

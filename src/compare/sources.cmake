@@ -2,4 +2,4 @@
 set(SP_SOURCES_compare
   metric.c tdist.c significance.c
   region_values.c path_values.c side.c
-  diff.c check.c scaling.c)
+  diff.c check.c scaling.c calibration.c)

@@ -34,7 +34,7 @@ static struct json_object *row_json(const sp_compare_row *r, const sp_comparison
     if (ok && doc->significance) {
         const sp_significance *s = &r->sig;
         const char *method = method_name(s->method);
-        ok = sp_json_add_string(o, "verdict", sp_verdict_text(s->verdict)) &&
+        ok = sp_json_add_string(o, "verdict", s->text) &&
              add_number(o, "ratio", 1, s->ratio) && add_number(o, "ratio_low", 1, s->ratio_low) &&
              add_number(o, "ratio_high", 1, s->ratio_high) &&
              add_number(o, "p_value", 1, s->p_value) &&
@@ -143,7 +143,7 @@ void sp_compare_csv(sp_textbuf *out, const sp_comparison *c, const sp_compare_do
         sp_textbuf_printf(out, ",%u,%u", r->runs_a, r->runs_b);
         if (doc->significance) {
             sp_textbuf_putc(out, ',');
-            sp_csv_field(out, sp_verdict_text(r->sig.verdict), 0);
+            sp_csv_field(out, r->sig.text, 0);
             csv_number(out, 1, r->sig.ratio, 0);
             csv_number(out, 1, r->sig.ratio_low, 0);
             csv_number(out, 1, r->sig.ratio_high, 0);

@@ -56,7 +56,7 @@ static void row_cells(const sp_compare_row *r, int calls, int significance, char
     cells[k++] = sp_textbuf_take(&b);
     interval_text(&b, &r->sig);
     cells[k++] = sp_textbuf_take(&b);
-    sp_textbuf_append(&b, sp_verdict_text(r->sig.verdict));
+    sp_textbuf_append(&b, r->sig.text);
     cells[k++] = sp_textbuf_take(&b);
 }
 

@@ -24,24 +24,13 @@
 
 #include <cmocka.h>
 
+#include "../support/seeded_random.h"
+
 #include "format/writer.h"
 #include "model_builder.h"
 
 #define MS 1000000LL
 #define T0 5000000000000LL
-
-static uint64_t next_u64(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double normal(uint64_t *s) {
-    double u1 = ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
-    double u2 = ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
 
 static void write_model(const char *dir, const char *name, sp_model *m) {
     char path[4096];

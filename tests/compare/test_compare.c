@@ -311,6 +311,7 @@ static void test_aggregate_files(void **state) {
     const sp_results *ca = a, *cb = b;
     sp_compare_options o = {0};
     o.significance = 1;
+    o.per_call = 1;
     sp_comparison *c = sp_compare(&ca, 1, &cb, 1, &o, &err);
     assert_non_null(c);
     const sp_compare_row *r = row_named(c, "work");
@@ -319,7 +320,7 @@ static void test_aggregate_files(void **state) {
     assert_int_equal(r->sig.verdict, SP_VERDICT_NO_PER_CALL_DATA);
     assert_string_equal(sp_verdict_text(r->sig.verdict), "n/a (no per-call data)");
     /* a budget check without a verdict falls back to the budget */
-    sp_check_options k = {0, 0, 1};
+    sp_check_options k = {0, 0, 1, 0};
     assert_true(sp_compare_row_violates(r, &k));
     sp_comparison_free(c);
     o.metric = SP_METRIC_P95;
@@ -450,6 +451,81 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(err.status, SP_ERR_INVALID_ARGUMENT);
 }
 
+/* Back-to-back calls of region 0 with the given durations (ns). */
+static sp_results *calls_of(const char *path, const int64_t *d, size_t n) {
+    static const char *const one[] = {"work"};
+    mb_call c[8];
+    int64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        c[i] = (mb_call){0, 0, t, t + d[i], MB_NO_THREAD};
+        t += d[i] + 1000;
+    }
+    mb_spec spec = {.path = path, .regions = one, .num_regions = 1, .calls = c, .num_calls = n};
+    return mb_results(&spec);
+}
+
+/* Totals whose sum of float seconds and exact integer sum print differently
+ * (%.6g, the table's format): 3324605 ns and 3979625 ns sit on a rounding tie.
+ * The Python package divides the exact integer sum: 0.00332461, 0.00397962
+ * (numpy's sum of the seconds would print 0.0033246 and 0.00397963). */
+static void test_rounding_tie_totals(void **state) {
+    (void)state;
+    static const int64_t da[] = {653259, 2671346};
+    static const int64_t db[] = {542611, 632380, 802866, 299071, 418104, 1284593};
+    sp_results *a = calls_of("tie_a.h5", da, N(da)), *b = calls_of("tie_b.h5", db, N(db));
+    const sp_results *ca = a, *cb = b;
+    sp_compare_options o = {0};
+    sp_error err = {0};
+    sp_comparison *c = sp_compare(&ca, 1, &cb, 1, &o, &err);
+    assert_non_null(c);
+    char text[32];
+    snprintf(text, sizeof text, "%.6g", row_named(c, "work")->a);
+    assert_string_equal(text, "0.00332461");
+    snprintf(text, sizeof text, "%.6g", row_named(c, "work")->b);
+    assert_string_equal(text, "0.00397962");
+    assert_true(row_named(c, "work")->a == 3324605 / 1e9);
+    sp_comparison_free(c);
+    o.metric = SP_METRIC_AVG; /* (sum / calls) / 1e9 */
+    c = sp_compare(&ca, 1, &cb, 1, &o, &err);
+    assert_true(row_named(c, "work")->a == (3324605 / 2.0) / 1e9);
+    assert_true(row_named(c, "work")->b == (3979625 / 6.0) / 1e9);
+    sp_comparison_free(c);
+    sp_results_free(a);
+    sp_results_free(b);
+}
+
+/* solve under "first" (3 x 100 ns) and under "second" (3 x 1000 ns): the
+ * plain diff's p50 is the last path's (1000 ns), not the pooled 550 ns;
+ * --by path keeps both paths exactly. */
+static void test_percentile_under_several_parents(void **state) {
+    (void)state;
+    static const char *const two[] = {"first", "second", "solve"};
+    mb_call c[8];
+    size_t n = 0;
+    c[n++] = (mb_call){0, 0, 0, 10000, MB_NO_THREAD};
+    for (int k = 0; k < 3; k++)
+        c[n++] = (mb_call){2, 0, 1000 + k * 1000, 1100 + k * 1000, MB_NO_THREAD};
+    c[n++] = (mb_call){1, 0, 20000, 40000, MB_NO_THREAD};
+    for (int k = 0; k < 3; k++)
+        c[n++] = (mb_call){2, 0, 21000 + k * 2000, 22000 + k * 2000, MB_NO_THREAD};
+    mb_spec spec = {.regions = two, .num_regions = 3, .calls = c, .num_calls = n};
+    sp_results *r = mb_results(&spec);
+    const sp_results *cr = r;
+    sp_compare_options o = {0};
+    o.metric = SP_METRIC_P50;
+    sp_error err = {0};
+    sp_comparison *cmp = sp_compare(&cr, 1, &cr, 1, &o, &err);
+    assert_non_null(cmp);
+    assert_near(row_named(cmp, "solve")->a, 1000e-9);
+    sp_comparison_free(cmp);
+    o.by = SP_COMPARE_BY_PATH;
+    cmp = sp_compare(&cr, 1, &cr, 1, &o, &err);
+    assert_near(row_named(cmp, "first > solve")->a, 100e-9);
+    assert_near(row_named(cmp, "second > solve")->a, 1000e-9);
+    sp_comparison_free(cmp);
+    sp_results_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_total_rows_exact, setup, teardown),
@@ -459,6 +535,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_call_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_include_exclude, setup, teardown),
         cmocka_unit_test(test_several_ranks),
+        cmocka_unit_test(test_rounding_tie_totals),
+        cmocka_unit_test(test_percentile_under_several_parents),
         cmocka_unit_test_setup_teardown(test_check_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aggregate_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_csv_and_json, setup, teardown),

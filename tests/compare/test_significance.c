@@ -16,27 +16,14 @@
 
 #include <cmocka.h>
 
+#include "../support/seeded_random.h"
+
 #include "compare/compare_internal.h"
 #include "model_builder.h"
 
 #define REPEATS 1000
 
 /* splitmix64: a small generator with a fixed, portable sequence. */
-static uint64_t next_u64(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *s) {
-    return ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double normal(uint64_t *s) { /* Box-Muller */
-    return sqrt(-2.0 * log(uniform(s))) * cos(2.0 * M_PI * uniform(s));
-}
-
 static const char *const region_names[] = {"solve"};
 
 /* One run: `calls` back-to-back calls of mean_ns * (1 + offset) with
@@ -57,10 +44,16 @@ static sp_results *make_run(uint64_t *seed, size_t calls, double mean_ns, double
     return r;
 }
 
+static int significant(sp_verdict v) {
+    return v == SP_VERDICT_SLOWER || v == SP_VERDICT_FASTER;
+}
+
+/* One run per side: the per-call test (--per-call); several: the run-level test. */
 static sp_compare_row compare_runs(sp_results **a, size_t na, sp_results **b, size_t nb,
                                    double level, sp_metric metric) {
     sp_compare_options o = {0};
     o.significance = 1;
+    o.per_call = na == 1 || nb == 1;
     o.level = level;
     o.metric = metric;
     sp_error err = {0};
@@ -105,12 +98,12 @@ static int false_positives(uint64_t seed, double level, size_t calls, double noi
         sp_results *a = make_run(&seed, calls, 1e6, noise, 0.0);
         sp_results *b = make_run(&seed, calls, 1e6, noise, 0.0);
         sp_compare_row r = compare_runs(&a, 1, &b, 1, level, SP_METRIC_AVG);
-        assert_true(r.sig.verdict == SP_VERDICT_NO_CHANGE || r.sig.verdict == SP_VERDICT_SLOWER ||
-                    r.sig.verdict == SP_VERDICT_FASTER);
+        assert_true(r.sig.verdict == SP_VERDICT_NO_CHANGE || significant(r.sig.verdict) ||
+                    r.sig.verdict == SP_VERDICT_INCONCLUSIVE);
         /* the interval excludes 1 exactly when the verdict is significant */
         int excludes = r.sig.ratio_low > 1.0 || r.sig.ratio_high < 1.0;
-        assert_int_equal(excludes, r.sig.verdict != SP_VERDICT_NO_CHANGE);
-        hits += r.sig.verdict != SP_VERDICT_NO_CHANGE;
+        assert_int_equal(excludes, significant(r.sig.verdict));
+        hits += significant(r.sig.verdict);
         sp_results_free(a);
         sp_results_free(b);
     }
@@ -146,7 +139,7 @@ static int run_to_run_false_positives(uint64_t seed, size_t runs, double level) 
         }
         sp_compare_row r = compare_runs(a, runs, b, runs, level, SP_METRIC_AVG);
         assert_int_equal(r.sig.method, runs >= 2 ? SP_SIG_RUNS : SP_SIG_CALLS);
-        hits += r.sig.verdict != SP_VERDICT_NO_CHANGE;
+        hits += significant(r.sig.verdict);
         free_runs(a, runs);
         free_runs(b, runs);
     }
@@ -207,19 +200,19 @@ static void test_t_distribution(void **state) {
 
 static void test_edge_cases(void **state) {
     (void)state;
-    sp_significance s = sp_significance_test(1, 1.0, 0.0, 10, 1.0, 0.1, 1.0, 0.01);
+    sp_significance s = sp_significance_test(1, 1.0, 0.0, 10, 1.0, 0.1, 1.0, 0.01, 0.0);
     assert_int_equal(s.verdict, SP_VERDICT_TOO_FEW_CALLS);
     assert_true(isnan(s.ratio));
-    s = sp_significance_test(5, 2.0, 0.0, 5, 2.0, 0.0, 1.0, 0.01); /* no spread, equal */
+    s = sp_significance_test(5, 2.0, 0.0, 5, 2.0, 0.0, 1.0, 0.01, 0.0); /* no spread, equal */
     assert_int_equal(s.verdict, SP_VERDICT_NO_CHANGE);
     assert_true(s.ratio == 1.0 && s.ratio_low == 1.0 && s.ratio_high == 1.0);
-    s = sp_significance_test(5, 2.0, 0.0, 5, 3.0, 0.0, 1.0, 0.01); /* no spread, different */
+    s = sp_significance_test(5, 2.0, 0.0, 5, 3.0, 0.0, 1.0, 0.01, 0.0); /* no spread, different */
     assert_int_equal(s.verdict, SP_VERDICT_SLOWER);
     assert_true(s.ratio == 1.5 && s.p_value == 0.0);
-    s = sp_significance_test(100, 1.0, 0.01, 100, 1.0, 0.01, 2.0, 0.01); /* twice the calls */
+    s = sp_significance_test(100, 1.0, 0.01, 100, 1.0, 0.01, 2.0, 0.01, 0.0); /* twice the calls */
     assert_int_equal(s.verdict, SP_VERDICT_SLOWER);
     assert_true(fabs(s.ratio - 2.0) < 1e-12);
-    s = sp_significance_test(5, 0.0, 0.0, 5, 0.0, 0.0, 1.0, 0.01);
+    s = sp_significance_test(5, 0.0, 0.0, 5, 0.0, 0.0, 1.0, 0.01, 0.0);
     assert_int_equal(s.verdict, SP_VERDICT_NO_CHANGE);
 }
 

@@ -63,14 +63,16 @@ assert sp.balance(m) == want
 assert sp.balance(multi) == want  # a path works as well as a ProfilingResults
 
 # diff and check: the CLI's rows and verdicts
-doc = json.loads(run(cli, "diff", a_path, b_path, "--format", "json").stdout)
+doc = json.loads(run(cli, "diff", a_path, b_path, "--format", "json",
+                      "--allow-different-sizes").stdout)
 rows = sp.diff(a, b)
 assert [r["name"] for r in rows] == [r["name"] for r in doc["rows"]]
 for got, want in zip(rows, doc["rows"]):
     for key in ("a", "b", "delta", "pct", "verdict", "ratio", "p_value"):
         assert got[key] == want[key], (got["name"], key, got[key], want[key])
 for budget in ("0", "50", "1000"):
-    rc = run(cli, "check", a_path, b_path, "--max-regression", budget).returncode
+    rc = run(cli, "check", a_path, b_path, "--max-regression", budget,
+             "--allow-different-sizes").returncode
     verdict = sp.check(a, b, max_regression=float(budget))
     assert verdict["passed"] == (rc == 0), (budget, rc, verdict["violations"])
     assert set(verdict["violations"]) <= {r["name"] for r in verdict["rows"]}

@@ -167,7 +167,7 @@ static PyObject *compare_row(const sp_compare_row *r) {
         sppy_float_or_none(r->a), "b", sppy_float_or_none(r->b), "delta",
         sppy_float_or_none(r->delta), "pct",
         r->has_pct ? PyFloat_FromDouble(r->pct) : Py_NewRef(Py_None), "runs_a", (unsigned)r->runs_a,
-        "runs_b", (unsigned)r->runs_b, "verdict", sp_verdict_text(s->verdict), "ratio",
+        "runs_b", (unsigned)r->runs_b, "verdict", s->text, "ratio",
         sppy_float_or_none(s->ratio), "ratio_low", sppy_float_or_none(s->ratio_low), "ratio_high",
         sppy_float_or_none(s->ratio_high), "p_value", sppy_float_or_none(s->p_value));
 }
