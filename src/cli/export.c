@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
@@ -298,7 +299,8 @@ static int check_size(const char *path, sp_export_format format, const export_op
     }
     if (est->bytes > ANNOUNCE_BYTES)
         fprintf(stderr, "scope-profiler: export: writing about %s (%" PRIu64 " calls) to %s\n",
-                size, est->selected_calls, strcmp(o->output, "-") == 0 ? "stdout" : o->output);
+                size, est->selected_calls,
+                strcmp(o->output, "-") == 0 ? "stdout" : cli_shown(o->output));
     return 0;
 }
 

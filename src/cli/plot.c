@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
 #include "cli/cli_error.h"
@@ -94,7 +95,7 @@ static int write_chart(const sp_results *const *runs, size_t n, sp_plot_kind kin
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    printf("%s chart written to %s\n", sp_plot_kind_name(kind), path);
+    printf("%s chart written to %s\n", sp_plot_kind_name(kind), cli_shown(path));
     return 0;
 }
 

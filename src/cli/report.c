@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -65,7 +66,7 @@ static int run(const cli_list *files, report_cli *o) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         } else {
-            printf("Report written to %s\n", path);
+            printf("Report written to %s\n", cli_shown(path));
         }
     }
     cli_runs_free(&runs);
