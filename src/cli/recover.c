@@ -93,6 +93,11 @@ static void report_journal(const char *path, const sp_journal *j, uint32_t rank)
     if (j->truncated_bytes)
         fprintf(stderr, "scope-profiler: %s: the file is cut short (%llu bytes missing)\n", cli_shown(path),
                 (unsigned long long)j->truncated_bytes);
+    if (j->failed_checks)
+        fprintf(stderr,
+                "scope-profiler: %s: %llu chunk(s) whose calls do not match their check value "
+                "(damage): their calls are left out\n",
+                cli_shown(path), (unsigned long long)j->failed_checks);
     if (j->bad_calls)
         fprintf(stderr, "scope-profiler: %s: %llu damaged call(s) left out\n", cli_shown(path),
                 (unsigned long long)j->bad_calls);

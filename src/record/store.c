@@ -413,7 +413,7 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     uint64_t slots = (room - header_bytes) / sizeof(sp_event_slot);
     if (slots > wanted) slots = wanted;
     sp_journal_chunk *c = (sp_journal_chunk *)(last->base + last->used);
-    sp_journal_chunk h = {SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0};
+    sp_journal_chunk h = {SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0, 0, 0, 0};
     uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
     h.check = sp_journal_check(&h, offsetof(sp_journal_chunk, check), seed);
     /* the magic last: a header without it is never taken for a whole one */

@@ -129,6 +129,7 @@ static void next_chunk(sp_thread *t, sp_region_t region) {
             row->current = next;
             cursor->next = row->chunk[next];
             cursor->limit = row->chunk[next] + row->chunk_capacity[next];
+            cursor->chunk = (sp_journal_chunk *)row->chunk[next] - 1; /* record/store.c */
             return;
         }
         report_not_stored_once();
@@ -139,6 +140,7 @@ static void next_chunk(sp_thread *t, sp_region_t region) {
     }
     cursor->next = t->discard;
     cursor->limit = t->discard + SP_DISCARD_SLOTS;
+    cursor->chunk = &t->unchecked_chunk;
 }
 
 uint64_t sp_row_not_stored(const sp_thread *t, sp_region_t region) {

@@ -10,6 +10,8 @@
  *   unnested  - mutants whose calls do not nest on some thread (every tree
  *               view would refuse the profile).
  *
+ * Exit status 1 when any mutant gained a call or lost its nesting.
+ *
  *   journal_campaign SEED COUNT [JOURNAL...]
  */
 #include <stdio.h>
@@ -225,5 +227,5 @@ int main(int argc, char **argv) {
            argv[1], (unsigned long long)total, (unsigned long long)refused,
            (unsigned long long)invented, (unsigned long long)changed,
            (unsigned long long)not_nested);
-    return invented ? 1 : 0;
+    return invented || not_nested ? 1 : 0;
 }
