@@ -102,6 +102,7 @@ typedef struct sp_thread {
     uint32_t num_blocks;
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
+    int pooled_block;             /* its first block was an ended thread's (record/store.c) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
     sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
