@@ -310,7 +310,10 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
                               sp_error *err) {
     if (strcmp(o->output, "-") == 0) return sp_export_write(r, format, &o->ex, stdout, err);
     struct stat st;
-    if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* devices and pipes are written through; a directory or a socket is refused
+     * with the other writers' message (src/format/atomic_file.c) */
+    if (stat(o->output, &st) == 0 &&
+        (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
         FILE *f = fopen(o->output, "wb");
         if (!f) {
             err->status = SP_ERR_IO;
