@@ -39,8 +39,8 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
             snprintf(native, sizeof native, "%lld", (long long)t.native_id);
         else
             snprintf(native, sizeof native, "-");
-        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank,
-                (long long)t.index, (int)name_width, cli_shown(t.name), native, wall, cpu,
+        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank, (long long)t.index,
+                (int)name_width, cli_shown(t.name), native, wall, cpu,
                 (unsigned long long)t.num_calls, inside);
     }
     fputc('\n', out);

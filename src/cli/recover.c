@@ -89,10 +89,11 @@ static void report_journal(const char *path, const sp_journal *j, uint32_t rank)
         fprintf(stderr,
                 "scope-profiler: %s: %llu damaged piece(s) (%llu bytes) skipped: every whole "
                 "chunk is kept\n",
-                cli_shown(path), (unsigned long long)j->torn_chunks, (unsigned long long)j->damaged_bytes);
+                cli_shown(path), (unsigned long long)j->torn_chunks,
+                (unsigned long long)j->damaged_bytes);
     if (j->truncated_bytes)
-        fprintf(stderr, "scope-profiler: %s: the file is cut short (%llu bytes missing)\n", cli_shown(path),
-                (unsigned long long)j->truncated_bytes);
+        fprintf(stderr, "scope-profiler: %s: the file is cut short (%llu bytes missing)\n",
+                cli_shown(path), (unsigned long long)j->truncated_bytes);
     if (j->failed_checks)
         fprintf(stderr,
                 "scope-profiler: %s: %llu chunk(s) whose calls do not match their check value "

@@ -6,7 +6,8 @@
 
 /* What finalize was measured to need past the recording: 1.5 MiB of piece
  * buffers, libhdf5's caches and deflate state, the region and thread tables;
- * 8 MiB was enough for 10 M calls of 2 regions; 32 MiB leaves room for a few thousand regions and threads. */
+ * 8 MiB was enough for 10 M calls of 2 regions; 32 MiB leaves room for a few thousand regions and
+ * threads. */
 #define DEFAULT_RESERVE_MB 32u
 
 static pthread_mutex_t reserve_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,9 +26,9 @@ void sp_finalize_reserve_take(void) {
     pthread_mutex_lock(&reserve_lock);
     if (!reserve) {
         size_t size = sp_finalize_reserve_bytes();
-        void *p = size ? mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                              -1, 0)
-                       : MAP_FAILED;
+        void *p =
+            size ? mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                 : MAP_FAILED;
         if (p != MAP_FAILED) {
             reserve = p;
             reserve_size = size;

@@ -235,16 +235,7 @@ static sp_status write_stream_to(void *ctx, const char *path, const sp_write_opt
 void sp_internal_session_keep_journal(sp_session_data *data) {
     if (data->keep_journal) return;
     data->keep_journal = 1;
-    sp_store_mark_ending(SP_ENDING_WRITE_FAILED, 0);
-    const char *journal = sp_store_journal_path();
-    if (journal)
-        fprintf(stderr,
-                "scope-profiler: the journal %s is kept: scope-profiler recover %s -o FILE.h5 "
-                "turns it into a profile\n",
-                journal, journal);
-    else
-        fprintf(stderr, "scope-profiler: no journal was recorded (SCOPE_PROFILER_JOURNAL=0 or it "
-                        "could not be created): this run's calls are lost\n");
+    sp_store_keep_journal(SP_ENDING_WRITE_FAILED, "");
 }
 
 /* The write, when there is memory enough to enter libhdf5 (which would crash). */
@@ -264,8 +255,8 @@ static sp_status write_with_fallback(sp_session_data *data, profile_writer write
     char *saved_as = NULL;
     sp_write_options wo = sp_internal_write_options(data);
     sp_error err = {SP_OK, ""};
-    sp_status st = guarded_write(write, ctx, data->config.file_path, &wo, &data->target,
-                                 &saved_as, &err);
+    sp_status st =
+        guarded_write(write, ctx, data->config.file_path, &wo, &data->target, &saved_as, &err);
     if (st == SP_OK) {
         sp_internal_session_moved(data, saved_as);
         return SP_OK;

@@ -449,7 +449,8 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     uint64_t slots = (room - header_bytes) / sizeof(sp_event_slot);
     if (slots > wanted) slots = wanted;
     sp_journal_chunk *c = (sp_journal_chunk *)(last->base + last->used);
-    sp_journal_chunk h = {SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0, 0, 0, 0};
+    sp_journal_chunk h = {
+        SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0, 0, 0, 0};
     uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
     h.check = sp_journal_check(&h, offsetof(sp_journal_chunk, check), seed);
     /* the magic last: a header without it is never taken for a whole one */
@@ -459,8 +460,7 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     last->used += header_bytes + slots * sizeof(sp_event_slot);
     /* a thread past half its first block records a lot: from then on its next
      * block is always being populated ahead */
-    if (t->num_blocks > 1 || (!t->pooled_block && last->used * 2 >= last->size))
-        request_spare(t);
+    if (t->num_blocks > 1 || (!t->pooled_block && last->used * 2 >= last->size)) request_spare(t);
     *got = (uint32_t)slots;
     return (sp_event_slot *)(c + 1);
 }
@@ -651,6 +651,21 @@ int sp_store_is_journal(void) {
 
 const char *sp_store_journal_path(void) {
     return journal_path;
+}
+
+void sp_store_keep_journal(unsigned ending, const char *why) {
+    sp_store_mark_ending(ending, 0);
+    const char *journal = sp_store_journal_path();
+    if (journal)
+        fprintf(stderr,
+                "scope-profiler: %sthe journal %s is kept: scope-profiler recover %s -o FILE.h5 "
+                "turns it into a profile\n",
+                why, journal, journal);
+    else
+        fprintf(stderr,
+                "scope-profiler: %srecording was in memory only (no journal), so this run's calls "
+                "are lost\n",
+                why);
 }
 
 void sp_store_mark_ending(unsigned ending, int signal_number) {

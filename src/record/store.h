@@ -66,6 +66,11 @@ void sp_store_discard(void *p, size_t bytes);
 
 /* Marks how the run ended in the journal (async-signal-safe: plain stores,
  * rdtsc and clock_gettime only). */
+/* Marks the ending and says on stderr, after `why` ("" or a clause ending in
+ * "; "), that the journal is kept and which recover command to run (or that
+ * without a journal the calls are lost). The caller keeps the journal. */
+void sp_store_keep_journal(unsigned ending, const char *why);
+
 void sp_store_mark_ending(unsigned ending, int signal_number);
 
 /* The MPI library tells the journal the process's rank. */

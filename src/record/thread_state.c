@@ -41,7 +41,7 @@ static void on_thread_exit(void *state) {
     t->exit_cpu_ns = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->named) pthread_getname_np(pthread_self(), t->name, sizeof t->name);
     sp_store_thread_ended(t); /* under list_lock: never during sp_thread_reset_all */
-    if (t->depth == 0) { /* open calls stay listed for finalize's report */
+    if (t->depth == 0) {      /* open calls stay listed for finalize's report */
         free(t->name_cache);
         t->name_cache = NULL;
         t->name_cache_capacity = t->name_cache_used = 0;

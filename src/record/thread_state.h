@@ -48,7 +48,8 @@ struct sp_store_block;
 
 typedef struct sp_frame {
     sp_event_slot *slot;
-    sp_journal_chunk *chunk; /* slot's chunk header (a thread's unchecked_chunk for a discard slot) */
+    sp_journal_chunk
+        *chunk; /* slot's chunk header (a thread's unchecked_chunk for a discard slot) */
     sp_region_t region;
 } sp_frame;
 

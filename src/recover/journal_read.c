@@ -223,7 +223,8 @@ sp_status sp_journal_parse(const unsigned char *bytes, size_t size, const char *
     if (memcmp(h->magic, SP_JOURNAL_MAGIC, 8) != 0)
         return sp_error_set(err, SP_ERR_DAMAGED,
                             "%s is not a scope-profiler journal (no journal signature)", what);
-    if (h->version < 1 || h->version > SP_JOURNAL_VERSION || h->header_size != SP_JOURNAL_HEADER_SIZE)
+    if (h->version < 1 || h->version > SP_JOURNAL_VERSION ||
+        h->header_size != SP_JOURNAL_HEADER_SIZE)
         return sp_error_set(err, SP_ERR_DAMAGED,
                             "%s is a journal of version %u, which this version cannot read", what,
                             h->version);

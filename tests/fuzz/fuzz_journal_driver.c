@@ -22,9 +22,9 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-#define CHUNK_A0 8256u /* the first chunk's header (thread 0's "a") */
-#define CHUNK_A1 8464u /* the third chunk's header (thread 1's "a") */
-#define CHUNK_B0 8368u
+#define CHUNK_A0     8256u /* the first chunk's header (thread 0's "a") */
+#define CHUNK_A1     8464u /* the third chunk's header (thread 1's "a") */
+#define CHUNK_B0     8368u
 #define CHUNK_HEADER ((uint32_t)sizeof(sp_journal_chunk))
 
 typedef struct outcome {

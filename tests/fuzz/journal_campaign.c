@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fuzz_journal.h"
+#include "fuzz_load.h"
 #include "recover/journal_read.h"
 
 typedef struct call {
@@ -68,9 +69,9 @@ static int recover_calls(const unsigned char *bytes, size_t size, calls *out) {
         }
         for (size_t r = 0; ok && r < m.num_rows; r++)
             for (uint64_t e = m.rows[r].offset; e < m.rows[r].offset + m.rows[r].count; e++)
-                out->v[out->n++] = (call){name_at[m.rows[r].region],
-                                          m.thread_ids ? m.thread_ids[e] : 0, m.starts[e],
-                                          m.durations[e]};
+                out->v[out->n++] =
+                    (call){name_at[m.rows[r].region], m.thread_ids ? m.thread_ids[e] : 0,
+                           m.starts[e], m.durations[e]};
         free(name_at);
         if (ok) qsort(out->v, out->n, sizeof *out->v, compare_call);
     }
@@ -161,22 +162,6 @@ static size_t mutate(unsigned char *copy, size_t size, size_t used) {
     }
 }
 
-static unsigned char *load(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = n > 0 ? malloc((size_t)n) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: journal_campaign SEED COUNT [JOURNAL...]\n");
@@ -188,7 +173,8 @@ int main(int argc, char **argv) {
     uint64_t total = 0, refused = 0, invented = 0, changed = 0, not_nested = 0;
     for (int s = 0; s < sources; s++) {
         size_t size = 0;
-        unsigned char *journal = s == 0 ? sp_fuzz_journal_seed(&size) : load(argv[2 + s], &size);
+        unsigned char *journal =
+            s == 0 ? sp_fuzz_journal_seed(&size) : sp_fuzz_load(argv[2 + s], &size);
         if (!journal) {
             fprintf(stderr, "journal_campaign: cannot read %s\n", s ? argv[2 + s] : "the seed");
             return 2;

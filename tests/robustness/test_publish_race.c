@@ -24,7 +24,7 @@
 
 #include "../record/record_support.h"
 
-#define ROUNDS 200
+#define ROUNDS    200
 #define MAX_PROCS 16
 
 /* One process of the race: waits on `go`, finalizes, reports its path on `out`. */
@@ -133,7 +133,8 @@ static void run_rounds(rs_fixture *fx, int existed) {
         rs_remove_tree(dir);
         free(dir);
     }
-    fprintf(stderr, "%d rounds of 4-16 processes (%s path)\n", rounds, existed ? "an existing" : "a new");
+    fprintf(stderr, "%d rounds of 4-16 processes (%s path)\n", rounds,
+            existed ? "an existing" : "a new");
     assert_true(rounds >= 20);
 }
 
