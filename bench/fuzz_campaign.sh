@@ -3,7 +3,9 @@
 # campaign (issue 22, "Done when"). Mutates the fixtures with a fresh seed
 # (flips, overwritten ranges, truncations, in python), runs each command on
 # each mutant under a time limit, and counts:
-#   crash   - killed by a signal, or the CLI's "HDF5 library crashed" line
+#   crash   - the CLI killed by a signal (exit 128 + N)
+#   contained - libhdf5 crashed in the CLI's reading child and the CLI said
+#             so (one line, exit 2): not a crash of the CLI, counted apart
 #   hang    - past the time limit
 #   wrong   - accepted (exit 0) with impossible values: `stats` giving a
 #             negative duration or count, or a call longer than the run
@@ -40,15 +42,18 @@ for i in range(n):
         b = b[:rng.randrange(len(b))]
     open("m%04d.h5" % i, "wb").write(b)
 PY
-crash=0 hang=0 wrong=0 badexit=0 runs=0 accepted=0
+contained=0 crash=0 hang=0 wrong=0 badexit=0 runs=0 accepted=0
 run() { # NAME CMD...
     name=$1
     shift
     runs=$((runs + 1))
     SCOPE_PROFILER_CLI_TIMEOUT=20 timeout -s KILL 40 "$@" >out 2>err
     rc=$?
-    if [ $rc -ge 128 ] || grep -q "the HDF5 library crashed" err; then
-        crash=$((crash + 1)); echo "crash: $name: $*"
+    if [ $rc -ge 128 ]; then
+        crash=$((crash + 1)); echo "crash (exit $rc): $name: $*"
+        mkdir -p "${SAVE:-$tmp}/kept" && cp "$name" "${SAVE:-$tmp}/kept/"
+    elif grep -q "the HDF5 library crashed" err; then
+        contained=$((contained + 1)); echo "contained: $name: $*"
     elif grep -q "did not finish within" err || [ $rc = 124 ]; then
         hang=$((hang + 1)); echo "hang: $name: $*"
     elif [ $rc = 0 ]; then
@@ -86,7 +91,7 @@ PY
     run "$f" "$cli" merge "$f" -o merged.h5
     run "$f" "$cli" recover "$f" -o rec.h5
 done
-echo "byte campaign: seed $seed, $mutants mutants x 14 commands = $runs runs: $crash crash(es), $hang hang(s), $wrong wrong-but-accepted, $badexit bad exit(s), $accepted accepted"
+echo "byte campaign: seed $seed, $mutants mutants x 14 commands = $runs runs: $crash crash(es), $contained contained libhdf5 crash(es), $hang hang(s), $wrong wrong-but-accepted, $badexit bad exit(s), $accepted accepted"
 
 # the journal campaign: the synthetic seed and a killed run's journal
 SCOPE_PROFILER_JOURNAL=1 "$b/tests/robustness/oom_child" "$tmp/k.h5" 2000 hold >ready &
