@@ -9,8 +9,8 @@
 #   hang    - past the time limit
 #   wrong   - accepted (exit 0) with impossible values: `stats` giving a
 #             negative duration or count, or a call longer than the run
-#   bad exit- any exit status other than 0, 1 or 2, or exit 2 without a
-#             "scope-profiler: " line
+#   bad exit- any exit status other than 0, 1 (check: over budget) or 2, or
+#             exit 2 without a "scope-profiler: " line
 # Then journal_campaign on the synthetic seed and a killed run's journal.
 #
 #   bench/fuzz_campaign.sh BUILD_DIR [MUTANTS] [SEED]
@@ -58,7 +58,7 @@ run() { # NAME CMD...
         hang=$((hang + 1)); echo "hang: $name: $*"
     elif [ $rc = 0 ]; then
         accepted=$((accepted + 1))
-    elif [ $rc != 1 ] && [ $rc != 2 ] || ! grep -q "^scope-profiler: " err; then
+    elif [ $rc != 1 ] && { [ $rc != 2 ] || ! grep -q "^scope-profiler: " err; }; then
         badexit=$((badexit + 1)); echo "bad exit $rc: $name: $* ($(head -c 200 err))"
     fi
 }
