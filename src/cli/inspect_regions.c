@@ -112,8 +112,7 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     const char *file, *text;
     int64_t line;
     if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
-        fprintf(out, "  %s: source not captured (%s)
-", cli_shown(name), why_no_source(r, file));
+        fprintf(out, "  %s: source not captured (%s)\n", cli_shown(name), why_no_source(r, file));
         return;
     }
     fprintf(out, "  %s  (%s:", cli_shown(name), *file ? cli_shown(file) : "None");
