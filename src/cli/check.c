@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
 
@@ -80,7 +81,7 @@ static int failed(const sp_comparison *c, const sp_check_options *k) {
 
 static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side *sb,
                       const check_args *a) {
-    printf("Baseline: %s\nCandidate: %s\n", sa->title, sb->title);
+    printf("Baseline: %s\nCandidate: %s\n", cli_shown(sa->title), cli_shown(sb->title));
     printf("Regression budget: +%g%% (%s)", a->check.max_regression, sp_metric_name(c->metric));
     if (a->check.significant)
         printf(", significant slowdowns at level %g%s", c->level,

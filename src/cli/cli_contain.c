@@ -186,6 +186,11 @@ int cli_run_contained(int (*run)(int, char **), int argc, char **argv, int (*fin
         signal(sig, SIG_DFL);
         raise(sig);
     }
+    if (sig == SIGXFSZ) { /* the output hit RLIMIT_FSIZE: not the input's fault */
+        cli_error("the output went past the file size limit (ulimit -f) and is incomplete; raise "
+                  "the limit or write a smaller selection");
+        return CLI_EXIT_USAGE;
+    }
     cli_error("%s: damaged profile: the HDF5 library crashed reading it (%s); check the file "
               "with h5dump",
               what_was_read(), strsignal(sig));

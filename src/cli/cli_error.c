@@ -1,4 +1,5 @@
 #include "cli/cli_error.h"
+#include "cli/cli_shown.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@ static void print_line(const char *kind, const char *fmt, va_list ap) {
     for (char *p = buf; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
     fflush(stdout); /* keep the order of stdout and stderr on a shared terminal */
-    fprintf(stderr, "scope-profiler: %s%s\n", kind, buf);
+    fprintf(stderr, "scope-profiler: %s%s\n", kind, cli_shown(buf)); /* file names are data */
 }
 
 void cli_error(const char *fmt, ...) {

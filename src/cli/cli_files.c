@@ -1,4 +1,5 @@
 #include "cli/cli_files.h"
+#include "cli/cli_shown.h"
 
 #include <glob.h>
 #include <stdio.h>
@@ -72,15 +73,15 @@ int cli_expand_files(const char *cmd, const cli_list *args, cli_list *out) {
 void cli_print_written(const char *what, const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) {
-        printf("%s written to %s\n", what, path);
+        printf("%s written to %s\n", what, cli_shown(path));
         return;
     }
     double bytes = (double)st.st_size;
     if (bytes < 1e6) { /* small outputs: the size is no news (and keeps test outputs stable) */
-        printf("%s written to %s\n", what, path);
+        printf("%s written to %s\n", what, cli_shown(path));
         return;
     }
-    printf("%s written to %s (%.2f MB)\n", what, path, bytes / 1e6);
+    printf("%s written to %s (%.2f MB)\n", what, cli_shown(path), bytes / 1e6);
     if (bytes > CLI_LARGE_OUTPUT)
         fprintf(stderr,
                 "scope-profiler: warning: %s is %.1f MB (over 10 MB): browsers open it slowly; "

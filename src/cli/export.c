@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
@@ -305,7 +306,8 @@ static int check_size(const char *path, sp_export_format format, const export_op
     }
     if (est->bytes > ANNOUNCE_BYTES)
         fprintf(stderr, "scope-profiler: export: writing about %s (%" PRIu64 " calls) to %s\n",
-                size, est->selected_calls, strcmp(o->output, "-") == 0 ? "stdout" : o->output);
+                size, est->selected_calls,
+                strcmp(o->output, "-") == 0 ? "stdout" : cli_shown(o->output));
     return 0;
 }
 
@@ -315,7 +317,10 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
                               sp_error *err) {
     if (strcmp(o->output, "-") == 0) return sp_export_write(r, format, &o->ex, stdout, err);
     struct stat st;
-    if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* devices and pipes are written through; a directory or a socket is refused
+     * with the other writers' message (src/format/atomic_file.c) */
+    if (stat(o->output, &st) == 0 &&
+        (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
         FILE *f = fopen(o->output, "wb");
         if (!f) {
             err->status = SP_ERR_IO;

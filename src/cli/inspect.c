@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_colour.h"
@@ -254,7 +255,7 @@ static int export_metadata(const run_list *runs, const char *path) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    printf("Metadata written to %s\n", path);
+    printf("Metadata written to %s\n", cli_shown(path));
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/inspect.h"
@@ -27,7 +28,7 @@ static int by_lost(const void *a, const void *b) {
 
 static void print_line(FILE *out, const balance_line *l) {
     fprintf(out, "  %s\n    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u\n",
-            sp_mpi_region_name(l->region), 100.0 * l->ranks.imbalance,
+            cli_shown(sp_mpi_region_name(l->region)), 100.0 * l->ranks.imbalance,
             100.0 * l->ranks.load_balance, l->ranks.slowest_rank, l->ranks.fastest_rank);
     const sp_step_balance *s = &l->steps;
     if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/cli_text.h"
@@ -82,7 +83,9 @@ static void print_source_lines(FILE *out, const char *text) {
         const char *eol = p;
         while (eol < end && *eol != '\n' && *eol != '\r')
             eol++;
-        fprintf(out, "    %.*s\n", (int)(eol - p), p);
+        char *one = strndup(p, (size_t)(eol - p));
+        fprintf(out, "    %s\n", one ? cli_shown(one) : "?");
+        free(one);
         if (eol < end && *eol == '\r' && eol + 1 < end && eol[1] == '\n') eol++;
         p = eol + 1;
     }
@@ -109,10 +112,10 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     const char *file, *text;
     int64_t line;
     if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
-        fprintf(out, "  %s: source not captured (%s)\n", name, why_no_source(r, file));
+        fprintf(out, "  %s: source not captured (%s)\n", cli_shown(name), why_no_source(r, file));
         return;
     }
-    fprintf(out, "  %s  (%s:", name, *file ? file : "None");
+    fprintf(out, "  %s  (%s:", cli_shown(name), *file ? cli_shown(file) : "None");
     if (line >= 0)
         fprintf(out, "%lld)\n", (long long)line);
     else

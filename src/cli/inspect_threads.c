@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli_colour.h"
+#include "cli/cli_shown.h"
 #include "cli/inspect.h"
 
 /* Seconds with 6 decimals, or "-" when unknown. */
@@ -21,8 +22,9 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
     size_t name_width = strlen("name");
     for (size_t i = 0; i < lanes; i++) {
         sp_thread_summary t;
-        if (sp_results_thread_summary(r, i, &t, NULL) == SP_OK && strlen(t.name) > name_width)
-            name_width = strlen(t.name);
+        if (sp_results_thread_summary(r, i, &t, NULL) == SP_OK &&
+            strlen(cli_shown(t.name)) > name_width)
+            name_width = strlen(cli_shown(t.name));
     }
     fprintf(out, "  %-6s %-6s %-*s %-10s %-10s %-10s %-8s %s\n", "rank", "thread", (int)name_width,
             "name", "native id", "wall [s]", "cpu [s]", "calls", "in regions [s]");
@@ -37,8 +39,8 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
             snprintf(native, sizeof native, "%lld", (long long)t.native_id);
         else
             snprintf(native, sizeof native, "-");
-        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank,
-                (long long)t.index, (int)name_width, t.name, native, wall, cpu,
+        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank, (long long)t.index,
+                (int)name_width, cli_shown(t.name), native, wall, cpu,
                 (unsigned long long)t.num_calls, inside);
     }
     fputc('\n', out);

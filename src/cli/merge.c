@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
@@ -162,8 +163,8 @@ static sp_status append_input(sp_writer *w, const merge_plan *plan, size_t index
 static void progress(const merge_plan *plan, size_t done) {
     if (plan->count < 2 || !isatty(STDERR_FILENO)) return;
     if (done < plan->count)
-        fprintf(stderr, "\r\033[Kscope-profiler: merging %s (%zu/%zu)", plan->inputs[done].path,
-                done + 1, plan->count);
+        fprintf(stderr, "\r\033[Kscope-profiler: merging %s (%zu/%zu)",
+                cli_shown(plan->inputs[done].path), done + 1, plan->count);
     else
         fputs("\r\033[K", stderr);
 }

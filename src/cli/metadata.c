@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -32,7 +33,7 @@ static int emit(const cli_runs *runs, const char *path) {
             cli_error_sp(&err);
             return CLI_EXIT_USAGE;
         }
-        printf("Metadata written to %s\n", path);
+        printf("Metadata written to %s\n", cli_shown(path));
         return 0;
     }
     char *text = sp_collect_metadata_json(cli_runs_items(runs), runs->count, &err);

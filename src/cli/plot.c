@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
 #include "cli/cli_error.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -82,23 +83,29 @@ static unsigned char *slurp(const char *path, size_t *size) {
 static void report_journal(const char *path, const sp_journal *j, uint32_t rank) {
     char ending[200];
     sp_journal_ending_text(j, ending, sizeof ending);
-    fprintf(stderr, "scope-profiler: %s: rank %u, process %lld on %s: %s\n", path, rank,
-            (long long)j->header.pid, j->header.host[0] ? j->header.host : "?", ending);
+    fprintf(stderr, "scope-profiler: %s: rank %u, process %lld on %s: %s\n", cli_shown(path), rank,
+            (long long)j->header.pid, j->header.host[0] ? cli_shown(j->header.host) : "?", ending);
     if (j->torn_chunks || j->damaged_bytes)
         fprintf(stderr,
                 "scope-profiler: %s: %llu damaged piece(s) (%llu bytes) skipped: every whole "
                 "chunk is kept\n",
-                path, (unsigned long long)j->torn_chunks, (unsigned long long)j->damaged_bytes);
+                cli_shown(path), (unsigned long long)j->torn_chunks,
+                (unsigned long long)j->damaged_bytes);
     if (j->truncated_bytes)
-        fprintf(stderr, "scope-profiler: %s: the file is cut short (%llu bytes missing)\n", path,
-                (unsigned long long)j->truncated_bytes);
+        fprintf(stderr, "scope-profiler: %s: the file is cut short (%llu bytes missing)\n",
+                cli_shown(path), (unsigned long long)j->truncated_bytes);
+    if (j->failed_checks)
+        fprintf(stderr,
+                "scope-profiler: %s: %llu chunk(s) whose calls do not match their check value "
+                "(damage): their calls are left out\n",
+                cli_shown(path), (unsigned long long)j->failed_checks);
     if (j->bad_calls)
-        fprintf(stderr, "scope-profiler: %s: %llu damaged call(s) left out\n", path,
+        fprintf(stderr, "scope-profiler: %s: %llu damaged call(s) left out\n", cli_shown(path),
                 (unsigned long long)j->bad_calls);
     if (j->unnamed_calls)
         fprintf(stderr,
                 "scope-profiler: %s: %llu call(s) of regions whose names were lost, left out\n",
-                path, (unsigned long long)j->unnamed_calls);
+                cli_shown(path), (unsigned long long)j->unnamed_calls);
 }
 
 /* Journals in rank order: by the ranks their headers name when these are
@@ -171,7 +178,7 @@ static int run(const cli_list *files, const char *out_path) {
     fprintf(stderr,
             "scope-profiler: recovered %llu call(s) of %zu process(es) into %s (marked "
             "incomplete)\n",
-            (unsigned long long)report.calls, n, out_path);
+            (unsigned long long)report.calls, n, cli_shown(out_path));
     rc = CLI_EXIT_OK;
 done:
     sp_model_clear(&m);

@@ -3,7 +3,7 @@
 set(SP_SOURCES_cli
   main.c help.c
   cli_args.c cli_choice.c cli_colour.c cli_contain.c cli_error.c cli_files.c cli_list.c cli_ranks.c cli_runs.c
-  cli_select.c cli_select_check.c cli_text.c
+  cli_select.c cli_select_check.c cli_text.c cli_shown.c
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
   inspect_balance.c
   stats.c events.c metadata.c

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_shown.h"
 #include "cli/cli_args.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -60,7 +61,7 @@ static int write_document(const cli_runs *runs, const sp_stats_options *so, cons
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    printf("Region statistics written to %s\n", path);
+    printf("Region statistics written to %s\n", cli_shown(path));
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "format/publish.h"
 
 sp_status sp_status_from_errno(int error_number) {
     switch (error_number) {
@@ -153,17 +154,6 @@ void sp_target_id_take(const char *path, sp_target_id *id) {
     id->size = sb.st_size;
 }
 
-/* Was the target written (created, replaced or changed) since `since`? */
-static int written_since(const char *path, const sp_target_id *since) {
-    if (!since || !since->taken) return 0;
-    sp_target_id now;
-    sp_target_id_take(path, &now);
-    if (!now.exists) return 0;
-    if (!since->exists) return 1;
-    return now.dev != since->dev || now.ino != since->ino || now.size != since->size ||
-           now.mtime.tv_sec != since->mtime.tv_sec || now.mtime.tv_nsec != since->mtime.tv_nsec;
-}
-
 /* RLIMIT_FSIZE: by default the kernel kills a process that writes past it
  * (SIGXFSZ); while a file of ours is open the write fails with EFBIG instead,
  * so the temporary file is removed and the status says the disk is full. A
@@ -291,6 +281,28 @@ static char *keep_beside(const char *tmp_path, const char *path) {
     return NULL;
 }
 
+/* Another process wrote the target during this run: ours goes beside it. */
+static sp_status keep_both(const char *tmp_path, const char *path, const char *resolved,
+                           char **saved_as, sp_error *err) {
+    char *other = keep_beside(tmp_path, resolved);
+    if (!other) {
+        unlink(tmp_path);
+        return sp_error_set(err, SP_ERR_IO,
+                            "cannot write %s: another process wrote it during this run and no "
+                            "free name was found beside it",
+                            path);
+    }
+    fprintf(stderr,
+            "scope-profiler: warning: %s was written by another process during this run; "
+            "keeping both: this one is saved as %s\n",
+            path, other);
+    if (saved_as)
+        *saved_as = other;
+    else
+        free(other);
+    return SP_OK;
+}
+
 static sp_status commit(const char *tmp_path, const char *path, const sp_target_id *since,
                         char **saved_as, sp_error *err);
 
@@ -317,29 +329,22 @@ static sp_status commit(const char *tmp_path, const char *path, const sp_target_
         st = sp_status_from_errno(e);
         unlink(tmp_path);
         sp_error_set(err, st, "cannot write %s: %s; %s", path, strerror(e), advice(st));
-    } else if (written_since(t.resolved, since)) {
-        char *other = keep_beside(tmp_path, t.resolved);
-        if (other) {
-            fprintf(stderr,
-                    "scope-profiler: warning: %s was written by another process during this run; "
-                    "keeping both: this one is saved as %s\n",
-                    path, other);
-            if (saved_as)
-                *saved_as = other;
-            else
-                free(other);
+    } else {
+        sp_publish_result r = SP_PUBLISH_ERROR;
+        if (since && since->taken) {
+            r = sp_publish(tmp_path, t.resolved, since);
         } else {
-            unlink(tmp_path);
-            st = sp_error_set(err, SP_ERR_IO,
-                              "cannot write %s: another process wrote it during this run and no "
-                              "free name was found beside it",
-                              path);
+            sp_publish_inherit(tmp_path, t.resolved);
+            r = rename(tmp_path, t.resolved) == 0 ? SP_PUBLISHED : SP_PUBLISH_ERROR;
         }
-    } else if (rename(tmp_path, t.resolved) != 0) {
-        int e = errno;
-        st = sp_status_from_errno(e);
-        unlink(tmp_path);
-        sp_error_set(err, st, "cannot write %s: %s; %s", path, strerror(e), advice(st));
+        if (r == SP_PUBLISH_TAKEN)
+            st = keep_both(tmp_path, path, t.resolved, saved_as, err);
+        else if (r == SP_PUBLISH_ERROR) {
+            int e = errno;
+            st = sp_status_from_errno(e);
+            unlink(tmp_path);
+            sp_error_set(err, st, "cannot write %s: %s; %s", path, strerror(e), advice(st));
+        }
     }
     if (!st) {
         char *dir = directory_of(t.resolved);

@@ -32,7 +32,7 @@ static void add_text(notes *ns, const char *text) {
 static void add_hint(notes *ns, const char *before, const char *path, const char *after) {
     sp_textbuf b = SP_TEXTBUF_INIT;
     sp_textbuf_append(&b, before);
-    sp_textbuf_append(&b, path);
+    sp_terminal_append(&b, path); /* a file name is data too */
     sp_textbuf_append(&b, after);
     add(ns, &b);
 }

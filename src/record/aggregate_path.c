@@ -283,6 +283,7 @@ void sp_agg_begin(sp_thread *t, sp_region_t region) {
     }
     sp_frame *frame = &t->stack[t->depth++];
     frame->slot = slot;
+    frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
     frame->region = region;
     slot->end = 0;
     slot->start = sp_clock_ticks();

@@ -83,16 +83,7 @@ static void at_exit(void) {
     if (sp_internal_session_state() != SP_SESSION_RECORDING) return;
     if (sp_internal_has_finalize_hook()) {
         /* a collective finalize cannot run from exit(): the journal stays */
-        sp_store_mark_ending(SP_ENDING_EXIT, 0);
-        const char *journal = sp_store_journal_path();
-        if (journal)
-            fprintf(stderr,
-                    "scope-profiler: the program ended without sp_finalize(); the journal %s is "
-                    "kept: turn it into a profile with scope-profiler recover %s -o FILE.h5\n",
-                    journal, journal);
-        else
-            fprintf(stderr, "scope-profiler: the program ended without sp_finalize(); recording "
-                            "was in memory only, so nothing is kept\n");
+        sp_store_keep_journal(SP_ENDING_EXIT, "the program ended without sp_finalize(); ");
         return;
     }
     fprintf(stderr,

@@ -63,7 +63,9 @@ static void begin_slow_locked(sp_thread *t, sp_region_t region) {
         return;
     }
     sp_event_slot *slot;
+    sp_journal_chunk *chunk = &t->unchecked_chunk;
     if (sp_thread_make_room(t, region)) {
+        chunk = t->cursors[region].chunk;
         slot = t->cursors[region].next++;
     } else {
         if (region != SP_REGION_NONE && region <= sp_registry_count()) out_of_memory_once();
@@ -71,6 +73,7 @@ static void begin_slow_locked(sp_thread *t, sp_region_t region) {
     }
     sp_frame *frame = &t->stack[t->depth++];
     frame->slot = slot;
+    frame->chunk = chunk;
     frame->region = region;
     slot->end = 0;
     slot->start = sp_clock_ticks();
@@ -96,6 +99,7 @@ static inline __attribute__((always_inline)) void begin_now(sp_region_t region) 
                 sp_event_slot *slot = cursor->next++;
                 sp_frame *frame = &t->stack[t->depth++];
                 frame->slot = slot;
+                frame->chunk = cursor->chunk;
                 frame->region = region;
                 slot->end = 0;
 #if SP_HAVE_TSC
@@ -139,7 +143,7 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
         t->stack[i].slot->end = 0;
     t->dropped_calls += dropped;
     t->depth = k - 1;
-    t->stack[k - 1].slot->end = now;
+    sp_frame_end(&t->stack[k - 1], now);
     sp_mismatch_out_of_order(region, innermost, dropped, file, line);
 }
 
@@ -163,7 +167,7 @@ static inline __attribute__((always_inline)) void end_at(sp_region_t region, con
         sp_frame *frame = &t->stack[t->depth - 1];
         if (LIKELY(frame->region == region)) {
             t->depth--;
-            frame->slot->end = now;
+            sp_frame_end(frame, now);
             sp_quiesce_leave(t);
             return;
         }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define SP_JOURNAL_MAGIC       "SPJRNL01"
-#define SP_JOURNAL_VERSION     1u
+#define SP_JOURNAL_VERSION     2u /* 2: chunks carry a check of their calls (issue 22) */
 #define SP_JOURNAL_HEADER_SIZE 4096u
 #define SP_JOURNAL_ALIGN       4096u
 
@@ -86,8 +86,19 @@ typedef struct sp_journal_chunk {
     uint32_t capacity;
     uint32_t sequence; /* the chunk's place in its (thread, region) row, from 0 */
     uint32_t reserved0;
-    uint64_t check;
+    uint64_t check; /* over the fields before it */
+    /* version 2, written with every completed call (record/hot_path.c):
+     * the XOR of sp_journal_slot_mix() over the completed slots, and 1 +
+     * the index of the slot whose end was written last (stored before that
+     * end, so that a run killed between the end and the check is told from
+     * damage: the one slot the check lacks must be that one) */
+    uint64_t calls_check;
+    uint32_t pending;
+    uint32_t reserved1;
 } sp_journal_chunk;
+
+/* Bytes of a chunk header in a journal of `version` (1 had no calls check). */
+#define SP_JOURNAL_CHUNK_BYTES(version) ((version) >= 2 ? sizeof(sp_journal_chunk) : 32u)
 
 /* A region's name and source location; name_length + file_length bytes follow
  * (no terminators), then padding to 8 bytes. */
@@ -110,6 +121,15 @@ static inline uint64_t sp_journal_check(const void *bytes, uint64_t length, uint
         h *= 1099511628211ull;
     }
     return h | 1; /* never 0: a zeroed header never checks */
+}
+
+/* One completed call's share of its chunk's calls_check: every bit of the
+ * slot's index, start and end moves the result (multiply-xorshift mixing). */
+static inline uint64_t sp_journal_slot_mix(uint64_t index, uint64_t start, uint64_t end) {
+    uint64_t h = (start ^ (index * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+    h ^= end + (h >> 29);
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
 #endif

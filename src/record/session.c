@@ -2,11 +2,13 @@
 
 #include <libgen.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "model/results_model.h"
 #include "format/write_aggregate.h"
 #include "format/writer.h"
@@ -22,6 +24,7 @@
 #include "record/source_paths.h"
 #include "record/store.h"
 #include "record/endings.h"
+#include "record/finalize_reserve.h"
 #include "record/journal_layout.h"
 #include "record/thread_state.h"
 
@@ -89,6 +92,7 @@ sp_status sp_setup(const sp_options *options) {
         if (config.disable) {
             state = SP_SESSION_DISABLED;
         } else {
+            sp_finalize_reserve_take();
             sp_clock_start(config.clock);
             if (config.aggregate)
                 sp_agg_session_start(&config); /* no per-call store, so no journal */
@@ -139,6 +143,7 @@ static sp_status session_halt(sp_session_data *out) {
     pthread_mutex_unlock(&session_lock);
 
     sp_quiesce_wait(); /* no thread is inside a recording call from here on */
+    sp_finalize_reserve_release(); /* finalize's own allocations fit even under ulimit -v */
     sp_clock_stop();
     uint64_t racing = sp_quiesce_take_dropped();
     if (racing)
@@ -152,8 +157,10 @@ static sp_status session_halt(sp_session_data *out) {
 sp_status sp_internal_session_stop(uint32_t rank, sp_session_data *out) {
     sp_status st = session_halt(out);
     if (st || out->disabled) return st;
-    if (out->config.aggregate) return sp_agg_collect(&out->model, rank, &out->report);
-    return sp_collect(&out->model, rank, &out->report);
+    st = out->config.aggregate ? sp_agg_collect(&out->model, rank, &out->report)
+                               : sp_collect(&out->model, rank, &out->report);
+    if (st) sp_internal_session_keep_journal(out);
+    return st;
 }
 
 sp_status sp_internal_session_describe(sp_session_data *data, int64_t mpi_size, int64_t num_nodes) {
@@ -224,33 +231,47 @@ static sp_status write_stream_to(void *ctx, const char *path, const sp_write_opt
     return sp_collect_stream_write(s->stream, s->model, path, wo, since, saved_as, err);
 }
 
-/* The target, else the fallback in $TMPDIR, else the journal is kept. */
+/* No profile could be written: the journal stays, and the user is told how
+ * to turn it into one (every failed finalize, whatever failed). */
+void sp_internal_session_keep_journal(sp_session_data *data) {
+    if (data->keep_journal) return;
+    data->keep_journal = 1;
+    sp_store_keep_journal(SP_ENDING_WRITE_FAILED, "");
+}
+
+/* The write, when there is memory enough to enter libhdf5 (which would crash). */
+static sp_status guarded_write(profile_writer write, void *ctx, const char *path,
+                               const sp_write_options *wo, const sp_target_id *since,
+                               char **saved_as, sp_error *err) {
+    if (!sp_finalize_headroom(0))
+        return sp_error_set(err, SP_ERR_OUT_OF_MEMORY,
+                            "cannot write %s: less than %u MiB of memory is left for libhdf5", path,
+                            SP_FINALIZE_HEADROOM_MB);
+    return write(ctx, path, wo, since, saved_as, err);
+}
+
+/* The target, else the fallback in $TMPDIR (out of memory too: the failed
+ * attempt has given its memory back), else the journal is kept. */
 static sp_status write_with_fallback(sp_session_data *data, profile_writer write, void *ctx) {
     char *saved_as = NULL;
     sp_write_options wo = sp_internal_write_options(data);
     sp_error err = {SP_OK, ""};
-    sp_status st = write(ctx, data->config.file_path, &wo, &data->target, &saved_as, &err);
+    sp_status st =
+        guarded_write(write, ctx, data->config.file_path, &wo, &data->target, &saved_as, &err);
     if (st == SP_OK) {
         sp_internal_session_moved(data, saved_as);
         return SP_OK;
     }
     fprintf(stderr, "scope-profiler: %s\n", err.message);
-    if (st == SP_ERR_OUT_OF_MEMORY) return st;
     char *fallback = sp_internal_fallback_path(data->config.file_path);
     sp_error err2 = {SP_OK, ""};
     if (fallback && strcmp(fallback, data->config.file_path) != 0 &&
-        write(ctx, fallback, &wo, NULL, NULL, &err2) == SP_OK)
+        guarded_write(write, ctx, fallback, &wo, NULL, NULL, &err2) == SP_OK) {
         fprintf(stderr, "scope-profiler: the profile was saved to %s instead\n", fallback);
-    else {
+    } else {
         fprintf(stderr, "scope-profiler: no profile was written; the fallback failed too: %s\n",
                 err2.message[0] ? err2.message : "out of memory");
-        data->keep_journal = 1;
-        sp_store_mark_ending(SP_ENDING_WRITE_FAILED, 0);
-        if (sp_store_journal_path())
-            fprintf(stderr,
-                    "scope-profiler: the journal %s is kept: scope-profiler recover %s -o "
-                    "FILE.h5 turns it into a profile\n",
-                    sp_store_journal_path(), sp_store_journal_path());
+        sp_internal_session_keep_journal(data);
     }
     free(fallback);
     return st;
@@ -293,6 +314,7 @@ sp_status sp_internal_session_report(sp_session_data *data, sp_model *model,
 }
 
 void sp_internal_session_end(sp_session_data *data) {
+    sp_finalize_reserve_release();
     sp_model_clear(&data->model);
     sp_config_clear(&data->config);
     sp_endings_uninstall();
@@ -355,15 +377,22 @@ static sp_status collect_for_finalize(sp_session_data *data, const sp_finalize_o
     *stream = NULL;
     *no_summary = 0;
     if (data->config.aggregate) return sp_agg_collect(&data->model, 0, &data->report);
-    if (wants_results(data, options)) {
+    /* the table's columns take 24 bytes a call where the chunks hold 16: only
+     * with room for them and for libhdf5 after them (memory mode frees the chunks) */
+    uint64_t columns = sp_store_bytes() / 2 * 3;
+    int tried = 0; /* sp_collect ran, and counted the losses */
+    if (wants_results(data, options) && columns < SIZE_MAX && sp_finalize_headroom(columns)) {
+        tried = 1;
         sp_status st = sp_collect(&data->model, 0, &data->report);
         if (st != SP_ERR_OUT_OF_MEMORY || data->report.given_back) return st;
         sp_model_clear(&data->model);
+    }
+    if (wants_results(data, options)) {
         *no_summary = 1;
         fprintf(stderr, "scope-profiler: not enough memory for the summary at finalize: the "
                         "profile is written without it (scope-profiler inspect FILE shows it)\n");
     }
-    return sp_collect_skeleton(&data->model, 0, &data->report, !*no_summary, stream);
+    return sp_collect_skeleton(&data->model, 0, &data->report, !tried, stream);
 }
 
 sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
@@ -384,8 +413,10 @@ sp_status sp_internal_finalize_serial(const sp_finalize_options *options) {
         st = write_with_fallback(&data, write_stream_to, &ctx);
     else if (!st)
         st = sp_internal_session_write(&data, &data.model);
-    else
+    else {
         fprintf(stderr, "scope-profiler: cannot finalize: %s\n", sp_status_string(st));
+        sp_internal_session_keep_journal(&data);
+    }
     if (!st && !stream) st = sp_internal_session_report(&data, &data.model, options);
     /* the file is written, but the results asked for cannot be had */
     if (!st && no_summary && options && options->results) st = SP_ERR_OUT_OF_MEMORY;

@@ -53,6 +53,10 @@ SP_INTERNAL_API sp_status sp_internal_session_describe(sp_session_data *data, in
  * and data->config.file_path (and sp_output_path()) name where. */
 SP_INTERNAL_API sp_status sp_internal_session_write(sp_session_data *data, const sp_model *model);
 
+/* Keeps the journal (finalize failed: no profile was written) and says on
+ * stderr which `scope-profiler recover` command turns it into a profile. */
+SP_INTERNAL_API void sp_internal_session_keep_journal(sp_session_data *data);
+
 /* The write options of the session (compression). */
 SP_INTERNAL_API sp_write_options sp_internal_write_options(const sp_session_data *data);
 

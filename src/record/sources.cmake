@@ -13,3 +13,5 @@ list(APPEND SP_SOURCES_record aggregate_path.c aggregate_finalize.c aggregate_ra
 list(APPEND SP_SOURCES_record extra_metadata.c)
 # fork points: threads under the call open where they were forked (issue 30)
 list(APPEND SP_SOURCES_record fork_point.c)
+# address space held back for finalize under ulimit -v (issue 22)
+list(APPEND SP_SOURCES_record finalize_reserve.c)

@@ -58,6 +58,15 @@ typedef struct sp_store_spare {
 } sp_store_spare;
 
 static sp_store_spare *spares;
+
+/* Blocks of threads that ended, with room left (issue 22 item 4): the next
+ * thread's first chunks are carved from them instead of a new block, so
+ * that short-lived threads cost their calls, not a block each. A pooled
+ * block still holds the ended thread's chunks (finalize reads them); it is
+ * unmapped when its new owner is released, or at sp_store_close. */
+#define POOL_MAX 64u
+static sp_store_block pool[POOL_MAX];
+static uint32_t pool_size;
 static sp_store_block in_flight; /* the block the helper is populating (store_lock) */
 /* -1 until decided: 1 when the process may run on two CPUs or more and
  * SCOPE_PROFILER_POPULATE_AHEAD is not 0 */
@@ -381,6 +390,29 @@ static void drop_spare(sp_thread *t) {
     t->spare = NULL;
 }
 
+void sp_store_thread_ended(sp_thread *t) {
+    drop_spare(t); /* a block populated ahead that it will never use */
+    pthread_mutex_lock(&store_lock);
+    uint64_t min_bytes = sizeof(sp_journal_chunk) + 4096;
+    if (t->num_blocks && pool_size < POOL_MAX) {
+        sp_store_block *last = &t->blocks[t->num_blocks - 1];
+        if (last->size - last->used >= min_bytes) {
+            pool[pool_size++] = *last; /* its new owner unmaps it */
+            t->num_blocks--;
+        }
+    }
+    pthread_mutex_unlock(&store_lock);
+}
+
+/* A pooled block for a thread that has none yet (store_lock held). */
+static int take_pooled(sp_thread *t) {
+    if (t->num_blocks || !pool_size) return 0;
+    if (!add_block(t, &pool[pool_size - 1])) return 0;
+    pool_size--;
+    t->pooled_block = 1;
+    return 1;
+}
+
 sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, uint32_t wanted,
                               uint32_t *got) {
     uint64_t header_bytes = sizeof(sp_journal_chunk);
@@ -392,6 +424,10 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
         pthread_mutex_lock(&store_lock);
         if (header && region > names_written) write_names(sp_registry_count());
         int ok = 1;
+        if (room < min_bytes && take_pooled(t)) {
+            last = &t->blocks[t->num_blocks - 1];
+            room = last->size - last->used;
+        }
         if (room < min_bytes) {
             uint64_t size = t->num_blocks ? SP_STORE_BLOCK_BYTES : SP_STORE_FIRST_BLOCK_BYTES;
             sp_store_block b;
@@ -413,7 +449,8 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     uint64_t slots = (room - header_bytes) / sizeof(sp_event_slot);
     if (slots > wanted) slots = wanted;
     sp_journal_chunk *c = (sp_journal_chunk *)(last->base + last->used);
-    sp_journal_chunk h = {SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0};
+    sp_journal_chunk h = {
+        SP_CHUNK_MAGIC, region, t->index, (uint32_t)slots, sequence, 0, 0, 0, 0, 0};
     uint64_t seed = last->offset >= 0 ? (uint64_t)last->offset + last->used : 0;
     h.check = sp_journal_check(&h, offsetof(sp_journal_chunk, check), seed);
     /* the magic last: a header without it is never taken for a whole one */
@@ -423,7 +460,7 @@ sp_event_slot *sp_store_chunk(sp_thread *t, uint32_t region, uint32_t sequence, 
     last->used += header_bytes + slots * sizeof(sp_event_slot);
     /* a thread past half its first block records a lot: from then on its next
      * block is always being populated ahead */
-    if (t->num_blocks > 1 || last->used * 2 >= last->size) request_spare(t);
+    if (t->num_blocks > 1 || (!t->pooled_block && last->used * 2 >= last->size)) request_spare(t);
     *got = (uint32_t)slots;
     return (sp_event_slot *)(c + 1);
 }
@@ -457,6 +494,7 @@ void sp_store_release_thread(sp_thread *t) {
     pthread_mutex_unlock(&store_lock);
     free(t->blocks);
     t->blocks = NULL;
+    t->pooled_block = 0;
     t->num_blocks = t->max_blocks = 0;
 }
 
@@ -583,6 +621,11 @@ void sp_store_open(const sp_config *cfg) {
 void sp_store_close(int keep) {
     sp_background_stop();
     pthread_mutex_lock(&store_lock);
+    while (pool_size) {
+        sp_store_block *b = &pool[--pool_size];
+        munmap(b->base, b->size);
+        bytes_taken -= b->size;
+    }
     if (name_block.base) munmap(name_block.base, name_block.size);
     if (name_block.base) bytes_taken -= name_block.size;
     memset(&name_block, 0, sizeof name_block);
@@ -608,6 +651,21 @@ int sp_store_is_journal(void) {
 
 const char *sp_store_journal_path(void) {
     return journal_path;
+}
+
+void sp_store_keep_journal(unsigned ending, const char *why) {
+    sp_store_mark_ending(ending, 0);
+    const char *journal = sp_store_journal_path();
+    if (journal)
+        fprintf(stderr,
+                "scope-profiler: %sthe journal %s is kept: scope-profiler recover %s -o FILE.h5 "
+                "turns it into a profile\n",
+                why, journal, journal);
+    else
+        fprintf(stderr,
+                "scope-profiler: %srecording was in memory only (no journal), so this run's calls "
+                "are lost\n",
+                why);
 }
 
 void sp_store_mark_ending(unsigned ending, int signal_number) {
@@ -640,6 +698,10 @@ void sp_store_set_rank(int64_t rank, int64_t size) {
 }
 
 void sp_store_forget_after_fork(void) {
+    while (pool_size) { /* the parent's */
+        sp_store_block *b = &pool[--pool_size];
+        munmap(b->base, b->size);
+    }
     /* store_lock was taken before fork (sp_store_lock_for_fork); the child starts clean */
     if (header) munmap(header, SP_JOURNAL_HEADER_SIZE);
     if (name_block.base) munmap(name_block.base, name_block.size);

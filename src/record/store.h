@@ -55,12 +55,22 @@ void sp_store_rollback(struct sp_thread *t, uint32_t num_blocks, uint64_t used);
 /* Gives back every block of the thread. */
 void sp_store_release_thread(struct sp_thread *t);
 
+/* The thread has ended: the room left in its last block goes to a pool that
+ * the next thread's first chunks are carved from (its chunks stay where
+ * they are, for finalize). */
+void sp_store_thread_ended(struct sp_thread *t);
+
 /* The pages wholly inside [p, p + bytes) are no longer needed (finalize has
  * converted them): their memory goes back to the system. */
 void sp_store_discard(void *p, size_t bytes);
 
 /* Marks how the run ended in the journal (async-signal-safe: plain stores,
  * rdtsc and clock_gettime only). */
+/* Marks the ending and says on stderr, after `why` ("" or a clause ending in
+ * "; "), that the journal is kept and which recover command to run (or that
+ * without a journal the calls are lost). The caller keeps the journal. */
+void sp_store_keep_journal(unsigned ending, const char *why);
+
 void sp_store_mark_ending(unsigned ending, int signal_number);
 
 /* The MPI library tells the journal the process's rank. */

@@ -40,6 +40,12 @@ static void on_thread_exit(void *state) {
     t->exited = 1;
     t->exit_cpu_ns = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->named) pthread_getname_np(pthread_self(), t->name, sizeof t->name);
+    sp_store_thread_ended(t); /* under list_lock: never during sp_thread_reset_all */
+    if (t->depth == 0) {      /* open calls stay listed for finalize's report */
+        free(t->name_cache);
+        t->name_cache = NULL;
+        t->name_cache_capacity = t->name_cache_used = 0;
+    }
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
 }
@@ -129,6 +135,7 @@ static void next_chunk(sp_thread *t, sp_region_t region) {
             row->current = next;
             cursor->next = row->chunk[next];
             cursor->limit = row->chunk[next] + row->chunk_capacity[next];
+            cursor->chunk = (sp_journal_chunk *)row->chunk[next] - 1; /* record/store.c */
             return;
         }
         report_not_stored_once();
@@ -139,6 +146,7 @@ static void next_chunk(sp_thread *t, sp_region_t region) {
     }
     cursor->next = t->discard;
     cursor->limit = t->discard + SP_DISCARD_SLOTS;
+    cursor->chunk = &t->unchecked_chunk;
 }
 
 uint64_t sp_row_not_stored(const sp_thread *t, sp_region_t region) {

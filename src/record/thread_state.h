@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/journal_layout.h"
+
 #include "scope_profiler.h"
 
 /* One call: raw clock ticks. end == 0 marks a call still open, or dropped. */
@@ -24,6 +26,7 @@ typedef struct sp_event_slot {
 typedef struct sp_row_cursor {
     sp_event_slot *next;
     sp_event_slot *limit;
+    sp_journal_chunk *chunk; /* the header of next's chunk: its calls check */
 } sp_row_cursor;
 
 /* The chunks of one region's calls on one thread, oldest first. The cursor
@@ -45,8 +48,23 @@ struct sp_store_block;
 
 typedef struct sp_frame {
     sp_event_slot *slot;
+    sp_journal_chunk
+        *chunk; /* slot's chunk header (a thread's unchecked_chunk for a discard slot) */
     sp_region_t region;
 } sp_frame;
+
+/* Stores a call's end and its share of the chunk's calls check, in the order
+ * recover relies on: pending, end, check (docs/format.md). */
+static inline void sp_frame_end(const sp_frame *frame, uint64_t now) {
+    sp_journal_chunk *c = frame->chunk;
+    sp_event_slot *slot = frame->slot;
+    uint64_t i = ((uintptr_t)slot - (uintptr_t)(c + 1)) / sizeof *slot;
+    c->pending = (uint32_t)i + 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* kept in this order in the mapped journal */
+    slot->end = now;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c->calls_check ^= sp_journal_slot_mix(i, slot->start, now);
+}
 
 /* Per-thread cache for the by-name calls: name pointer -> handle. */
 typedef struct sp_name_cache_entry {
@@ -85,8 +103,10 @@ typedef struct sp_thread {
     uint32_t num_blocks;
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
+    int pooled_block;             /* its first block was an ended thread's (record/store.c) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
+    sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
 } sp_thread;
 
 /* This thread's state (NULL until its first call). */

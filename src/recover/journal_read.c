@@ -107,10 +107,32 @@ static int block_at(const sp_journal *j, uint64_t p, sp_journal_block *b) {
 }
 
 static int chunk_at(const sp_journal *j, uint64_t p, sp_journal_chunk *c) {
-    if (p + sizeof *c > j->size) return 0;
-    memcpy(c, j->bytes + p, sizeof *c);
+    size_t bytes = SP_JOURNAL_CHUNK_BYTES(j->header.version);
+    if (p + bytes > j->size) return 0;
+    memset(c, 0, sizeof *c);
+    memcpy(c, j->bytes + p, bytes);
     return c->magic == SP_CHUNK_MAGIC && c->capacity > 0 && c->region > 0 &&
            c->check == sp_journal_check(c, offsetof(sp_journal_chunk, check), p);
+}
+
+/* Whether a whole chunk's completed calls are the ones the recorder wrote
+ * (version 2): the XOR of their shares is the stored check, or differs from
+ * it by exactly the share of the pending slot (the run ended between that
+ * call's end and its check). *completed: the chunk's completed slots. */
+static int calls_check_ok(const sp_journal *j, const sp_journal_chunk *c, uint64_t slots,
+                          uint64_t *completed) {
+    uint64_t acc = 0, n = 0, s[2];
+    for (uint32_t i = 0; i < c->capacity; i++) {
+        memcpy(s, j->bytes + slots + (uint64_t)i * SLOT_BYTES, sizeof s);
+        if (!s[1]) continue;
+        acc ^= sp_journal_slot_mix(i, s[0], s[1]);
+        n++;
+    }
+    *completed = n;
+    if (j->header.version < 2 || acc == c->calls_check) return 1;
+    if (c->pending == 0 || c->pending > c->capacity) return 0;
+    memcpy(s, j->bytes + slots + (uint64_t)(c->pending - 1) * SLOT_BYTES, sizeof s);
+    return s[1] && (acc ^ c->calls_check) == sp_journal_slot_mix(c->pending - 1, s[0], s[1]);
 }
 
 /* Walks the blocks and chunks after the header. A position is either a block
@@ -140,7 +162,7 @@ static int parse_body(sp_journal *j) {
         }
         if (chunk_at(j, p, &c)) {
             in_damage = 0;
-            uint64_t slots = p + sizeof c;
+            uint64_t slots = p + SP_JOURNAL_CHUNK_BYTES(j->header.version);
             uint64_t whole = (j->size - slots) / SLOT_BYTES;
             uint32_t capacity = c.capacity;
             if (capacity > whole) { /* the file ends inside the chunk */
@@ -148,7 +170,14 @@ static int parse_body(sp_journal *j) {
                 capacity = (uint32_t)whole;
             }
             sp_journal_chunk_ref ref = {c.region, c.thread, c.sequence, capacity, slots};
-            if (!note_thread(j, c.thread, 0) || !add_chunk(j, &ref, &max_chunks)) return 0;
+            uint64_t completed = 0;
+            if (!note_thread(j, c.thread, 0)) return 0;
+            if (capacity < c.capacity || calls_check_ok(j, &c, slots, &completed)) {
+                if (!add_chunk(j, &ref, &max_chunks)) return 0; /* a cut chunk cannot be checked */
+            } else { /* damaged calls: dropped and counted, never taken for calls */
+                j->failed_checks++;
+                j->bad_calls += completed;
+            }
             p = slots + (uint64_t)capacity * SLOT_BYTES;
             if (capacity < c.capacity) break;
             continue;
@@ -194,7 +223,8 @@ sp_status sp_journal_parse(const unsigned char *bytes, size_t size, const char *
     if (memcmp(h->magic, SP_JOURNAL_MAGIC, 8) != 0)
         return sp_error_set(err, SP_ERR_DAMAGED,
                             "%s is not a scope-profiler journal (no journal signature)", what);
-    if (h->version != SP_JOURNAL_VERSION || h->header_size != SP_JOURNAL_HEADER_SIZE)
+    if (h->version < 1 || h->version > SP_JOURNAL_VERSION ||
+        h->header_size != SP_JOURNAL_HEADER_SIZE)
         return sp_error_set(err, SP_ERR_DAMAGED,
                             "%s is a journal of version %u, which this version cannot read", what,
                             h->version);

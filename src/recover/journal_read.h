@@ -51,7 +51,9 @@ typedef struct sp_journal {
     uint64_t torn_blocks;     /* block headers that did not check */
     uint64_t torn_chunks;     /* chunk headers that did not check */
     uint64_t damaged_bytes;   /* bytes skipped because of damage */
-    uint64_t bad_calls;       /* slots with an end but no start, or ending before they start */
+    uint64_t bad_calls;       /* slots with an end but no start, or ending before they start,
+                                 and the completed calls of chunks that fail their check */
+    uint64_t failed_checks;   /* whole chunks whose calls do not match their check (version 2) */
     uint64_t unnamed_calls;   /* calls of a region without a (whole) name record */
     uint64_t truncated_bytes; /* a block that runs past the end of the file */
 } sp_journal;

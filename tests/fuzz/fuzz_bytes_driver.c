@@ -20,22 +20,7 @@
 #include <unistd.h>
 
 #include "fuzz_bytes.h"
-
-static unsigned char *load(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = n > 0 ? malloc((size_t)n) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
+#include "fuzz_load.h"
 
 /* 0 read fine or refused, 1 crashed, 2 hung, 3 left HDF5 objects open. */
 static int read_in_child(const unsigned char *data, size_t size) {
@@ -67,7 +52,7 @@ static int cli_contains(const char *cli, const unsigned char *data, size_t size)
              cli, path, err_path);
     int rc = system(cmd);
     size_t err_size = 0;
-    unsigned char *err = load(err_path, &err_size);
+    unsigned char *err = sp_fuzz_load(err_path, &err_size);
     int lines = 0;
     for (size_t i = 0; err && i < err_size; i++)
         lines += err[i] == '\n';
@@ -134,7 +119,7 @@ int main(int argc, char **argv) {
     /* the harness must read the unmodified profiles, or it tests nothing */
     for (int i = 0; i < num_fixtures; i++) {
         size_t size;
-        unsigned char *data = load(fixtures[i], &size);
+        unsigned char *data = sp_fuzz_load(fixtures[i], &size);
         int failed = !data || sp_fuzz_bytes_one(data, size) != 0;
         free(data);
         if (failed) {
@@ -149,7 +134,7 @@ int main(int argc, char **argv) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", regressions, e->d_name);
         size_t size;
-        unsigned char *data = load(path, &size);
+        unsigned char *data = sp_fuzz_load(path, &size);
         if (data) check(cli, data, size, e->d_name);
         free(data);
     }
@@ -157,7 +142,7 @@ int main(int argc, char **argv) {
     srand((unsigned)seed);
     for (long n = 0; n < count && num_fixtures; n++) {
         size_t size;
-        unsigned char *data = load(fixtures[n % num_fixtures], &size);
+        unsigned char *data = sp_fuzz_load(fixtures[n % num_fixtures], &size);
         if (!data) continue;
         int flips = 1 + rand() % 8;
         for (int k = 0; k < flips; k++)

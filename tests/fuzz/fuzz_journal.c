@@ -57,8 +57,11 @@ static uint64_t put_name(unsigned char *file, uint64_t at, uint32_t region, cons
 
 static uint64_t put_chunk(unsigned char *file, uint64_t at, uint32_t region, uint32_t thread,
                           const uint64_t *slots, uint32_t capacity) {
-    sp_journal_chunk c = {SP_CHUNK_MAGIC, region, thread, capacity, 0, 0, 0};
+    sp_journal_chunk c = {SP_CHUNK_MAGIC, region, thread, capacity, 0, 0, 0, 0, 0, 0};
     c.check = sp_journal_check(&c, offsetof(sp_journal_chunk, check), at);
+    for (uint32_t i = 0; i < capacity; i++)
+        if (slots[2 * i + 1])
+            c.calls_check ^= sp_journal_slot_mix(i, slots[2 * i], slots[2 * i + 1]);
     memcpy(file + at, &c, sizeof c);
     memcpy(file + at + sizeof c, slots, capacity * 16u);
     return at + sizeof c + capacity * 16u;

@@ -22,11 +22,13 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-#define CHUNK_A1 8432u /* the third chunk's header (thread 1's "a") */
-#define CHUNK_B0 8352u
+#define CHUNK_A0     8256u /* the first chunk's header (thread 0's "a") */
+#define CHUNK_A1     8464u /* the third chunk's header (thread 1's "a") */
+#define CHUNK_B0     8368u
+#define CHUNK_HEADER ((uint32_t)sizeof(sp_journal_chunk))
 
 typedef struct outcome {
-    uint64_t a, b, open, torn, truncated, unnamed;
+    uint64_t a, b, open, torn, truncated, unnamed, bad, failed_checks;
 } outcome;
 
 static uint64_t calls_of(const sp_model *m, const char *name) {
@@ -37,7 +39,7 @@ static uint64_t calls_of(const sp_model *m, const char *name) {
 }
 
 static outcome recover(const unsigned char *bytes, size_t size) {
-    outcome o = {0, 0, 0, 0, 0, 0};
+    outcome o = {0, 0, 0, 0, 0, 0, 0, 0};
     sp_journal j;
     sp_error err = {SP_OK, ""};
     if (sp_journal_parse(bytes, size, "seed", &j, &err) != SP_OK) {
@@ -56,6 +58,8 @@ static outcome recover(const unsigned char *bytes, size_t size) {
     o.torn = j.torn_chunks;
     o.truncated = j.truncated_bytes;
     o.unnamed = j.unnamed_calls;
+    o.bad = j.bad_calls;
+    o.failed_checks = j.failed_checks;
     sp_model_clear(&m);
     sp_journal_free(&j);
     return o;
@@ -71,10 +75,34 @@ static void exact_checks(const unsigned char *seed, size_t size) {
     o = recover(copy, size);
     CHECK(o.a == 3 && o.b == 0 && o.torn == 1);
 
-    o = recover(seed, CHUNK_A1 + 32 + 24); /* cut inside thread 1's second slot */
+    o = recover(seed, CHUNK_A1 + CHUNK_HEADER + 24); /* cut inside thread 1's second slot */
     CHECK(o.a == 3 && o.b == 2 && o.truncated > 0);
-    o = recover(seed, CHUNK_A1 + 32 + 8); /* cut inside its first slot */
+    o = recover(seed, CHUNK_A1 + CHUNK_HEADER + 8); /* cut inside its first slot */
     CHECK(o.a == 2 && o.b == 2 && o.truncated > 0);
+
+    /* the calls check (issue 22 item 6): a damaged call drops its chunk's calls,
+     * counted; an open call given an end is never taken for a call */
+    uint64_t slot_bytes[2];
+    memcpy(copy, seed, size);
+    copy[CHUNK_A0 + CHUNK_HEADER + 8] ^= 0x01; /* the end of a's first call on thread 0 */
+    o = recover(copy, size);
+    CHECK(o.a == 1 && o.b == 2 && o.bad == 2 && o.failed_checks == 1);
+    memcpy(copy, seed, size);
+    slot_bytes[0] = 500, slot_bytes[1] = 650; /* the open call (500, 0) "ends" */
+    memcpy(copy + CHUNK_A0 + CHUNK_HEADER + 32, slot_bytes, sizeof slot_bytes);
+    o = recover(copy, size);
+    CHECK(o.a == 1 && o.failed_checks == 1 && o.open == 0);
+    /* ... unless it is the pending call: the run ended between its end and its check */
+    sp_journal_chunk head;
+    memcpy(&head, copy + CHUNK_A0, sizeof head);
+    head.pending = 3;
+    memcpy(copy + CHUNK_A0, &head, sizeof head);
+    o = recover(copy, size);
+    CHECK(o.a == 4 && o.failed_checks == 0 && o.open == 0);
+    head.pending = 2; /* pending names another slot: damage */
+    memcpy(copy + CHUNK_A0, &head, sizeof head);
+    o = recover(copy, size);
+    CHECK(o.a == 1 && o.failed_checks == 1);
 
     memcpy(copy, seed, size); /* names lost: their calls are reported, not invented */
     memset(copy + 4096, 0, 4096);

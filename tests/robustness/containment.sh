@@ -40,5 +40,11 @@ rc=$?
 expect_one_line missing 2 "no such file"
 SCOPE_PROFILER_CONTAIN=0 "$cli" inspect py_tutorial2.h5 --regions-only >"$tmp/out" 2>&1 || fail "CONTAIN=0"
 
+# RLIMIT_FSIZE on stdout is the output's limit, not damage of the input (issue 22)
+prlimit --fsize=2000 "$cli" inspect py_tutorial2.h5 >"$tmp/big" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qxF "scope-profiler: the output went past the file size limit (ulimit -f) and is incomplete; raise the limit or write a smaller selection" "$tmp/err" ||
+    fail "file size limit: exit $rc, $(cat "$tmp/err")"
+
 [ "$fails" = 0 ] && echo "containment: all cases passed"
 exit $((fails > 0))

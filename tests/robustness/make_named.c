@@ -4,7 +4,10 @@
  * names reach the file exactly as a program would write them.
  *
  * Usage: make_named OUT NAME...
+ * With MAKE_NAMED_THREAD set (same escapes), one more call of "threaded" is
+ * recorded on a second thread of that name (sp_set_thread_name).
  */
+#include <pthread.h>
 #include <scope_profiler.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,14 @@ static char *unescape(char *s) {
     return s;
 }
 
+static void *named_thread(void *name) {
+    sp_set_thread_name(name);
+    sp_region_t h = sp_region("threaded");
+    sp_begin(h);
+    sp_end(h);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: make_named OUT NAME...\n");
@@ -48,6 +59,12 @@ int main(int argc, char **argv) {
         sp_region_t h = sp_region(unescape(argv[i]));
         sp_begin(h);
         sp_end(h);
+    }
+    char *thread_name = getenv("MAKE_NAMED_THREAD");
+    if (thread_name) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, named_thread, unescape(thread_name)) != 0) return 1;
+        pthread_join(t, NULL);
     }
     sp_finalize_options fo = {.quiet = 1};
     return sp_finalize(&fo) == SP_OK ? 0 : 1;

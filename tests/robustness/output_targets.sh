@@ -83,6 +83,16 @@ rc=$?
 [ "$rc" = 2 ] || fail "directory: exit $rc"
 grep -q "is a directory" "$dir/err" || fail "directory: message $(cat "$dir/err")"
 [ -d "$dir/adir" ] || fail "the directory was replaced"
+# export explains a directory and a socket like the other writers (issue 22)
+"$cli" export folded "$fixture" -o "$dir/adir" >/dev/null 2>"$dir/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qxF "scope-profiler: cannot write $dir/adir: it is a directory, not a regular file; choose a file name" "$dir/err" ||
+    fail "export to a directory: exit $rc, $(cat "$dir/err")"
+/usr/bin/python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$dir/sock"
+"$cli" export folded "$fixture" -o "$dir/sock" >/dev/null 2>"$dir/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qF "it is a special file (a socket?), not a regular file" "$dir/err" ||
+    fail "export to a socket: exit $rc, $(cat "$dir/err")"
 
 [ "$fails" = 0 ] && echo "output targets: all cases passed"
 exit $((fails > 0))

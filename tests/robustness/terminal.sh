@@ -63,5 +63,36 @@ grep -qxF '  Only in b: only\x1b[2Jb' diff.txt || fail "diff only in b: $(grep '
 "$cli" inspect a.h5 --format csv >rows.csv 2>err || fail "csv: $(cat err)"
 iconv -f UTF-8 -t UTF-8 rows.csv >/dev/null 2>&1 || fail "rows.csv is not valid UTF-8"
 
+# Every other text output, every field (issue 22 item 5): thread names, file
+# names (titles, "written to" lines, error lines), region names in the
+# balance and source sections, check's titles, recover's lines.
+bel=$(printf '\007')
+bad="x${esc}]0;t${bel}$(printf '\302\233')2J"
+MAKE_NAMED_THREAD='th\e]0;pwned\x07\xc2\x9b2J' "$2" c.h5 'ok' 'red\e[31mtext' ||
+    { echo "cannot write c.h5"; exit 1; }
+cp c.h5 "$bad.h5"
+"$cli" inspect c.h5 >threads.txt 2>&1 || fail "inspect threads: $(cat threads.txt)"
+no_control threads.txt "inspect threads"
+grep -qF 'th\x1b]0;pwned\x07\u009b2J' threads.txt || fail "thread name: $(grep -A3 Threads threads.txt)"
+"$cli" inspect "$bad.h5" >title.txt 2>&1 || fail "inspect file name: $(cat title.txt)"
+no_control title.txt "inspect of a file with controls in its name"
+"$cli" check c.h5 "$bad.h5" >check.txt 2>&1
+no_control check.txt check
+grep -qF 'x\x1b]0;t\x07\u009b2J' check.txt || fail "check title: $(head -3 check.txt)"
+for cmd in "stats" "metadata" "plot gantt" "report"; do
+    # shellcheck disable=SC2086
+    "$cli" $cmd c.h5 -o "$bad.$(echo $cmd | tr ' ' _)" >written.txt 2>&1 ||
+        fail "$cmd -o: $(cat written.txt)"
+    no_control written.txt "$cmd's written-to line"
+done
+"$cli" export folded c.h5 -o "$bad.folded" >export.txt 2>&1 || fail "export: $(cat export.txt)"
+no_control export.txt "export"
+printf 'not a profile' >"$bad.damaged.h5"
+"$cli" inspect "$bad.damaged.h5" >error.txt 2>&1 && fail "a damaged file was read"
+no_control error.txt "an error line"
+grep -qF 'x\x1b]0;t\x07\u009b2J.damaged.h5' error.txt || fail "error line: $(cat error.txt)"
+"$cli" recover "$bad.damaged.h5" -o r.h5 >recover.txt 2>&1 && fail "recover took a non-journal"
+no_control recover.txt "recover"
+
 [ "$fails" = 0 ] && echo "terminal output is safe" && exit 0
 exit 1
