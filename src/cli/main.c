@@ -25,6 +25,7 @@ static const command COMMANDS[] = {
     {"export", cli_export, cli_help_export},
     {"plot", cli_plot, cli_help_plot},          {"report", cli_report, cli_help_report},
     {"recover", cli_recover, cli_help_recover},
+    {"run", cli_run, cli_help_run},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -104,6 +105,7 @@ static int dispatch(int argc, char **argv) {
     }
     const command *c = find_command(name);
     if (!c) return unknown_command(name);
+    if (c->run == cli_run) return cli_run(argc - 1, argv + 1); /* executes the program: no child */
     return cli_run_contained(c->run, argc - 1, argv + 1, finish);
 }
 

@@ -11,4 +11,5 @@ set(SP_SOURCES_cli
   cli_compare.c diff.c check.c scaling.c
   export.c
   plot.c report.c help_plot.c
-  recover.c)
+  recover.c
+  run.c)
