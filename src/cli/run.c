@@ -48,10 +48,11 @@ const char cli_help_run[] =
     "  --follow-exec       also profile programs PROGRAM executes (each its own\n"
     "                      file NAME.exec<PID>.h5); by default they run unprofiled\n"
     "\n"
-    "environment: the same settings as SCOPE_PROFILER_OUTPUT, _LABEL, _AGGREGATE,\n"
-    "_QUIET, _MPI_CALLS, _FUNCTIONS, _FUNCTIONS_INCLUDE, _FUNCTIONS_EXCLUDE (';'\n"
-    "between globs), _FOLLOW_EXEC, _THROTTLE_CALLS, _THROTTLE_NS; without this\n"
-    "command: LD_PRELOAD=libscope_profiler_preload.so ./app (see docs/run.md).\n";
+    "environment (what the options set): SCOPE_PROFILER_RUN_OUTPUT, _RUN_LABEL,\n"
+    "_RUN_AGGREGATE, _RUN_QUIET, _RUN_MPI_CALLS, SCOPE_PROFILER_FUNCTIONS,\n"
+    "_FUNCTIONS_INCLUDE, _FUNCTIONS_EXCLUDE (';' between globs), _FOLLOW_EXEC,\n"
+    "_THROTTLE_CALLS, _THROTTLE_NS. Without this command:\n"
+    "LD_PRELOAD=libscope_profiler_preload.so ./app (docs/run.md).\n";
 
 typedef struct run_options {
     const char *output, *label;
@@ -224,11 +225,12 @@ static int set(const char *name, const char *value) {
 
 static int apply(const run_options *o) {
     int ok = 1;
-    if (o->output) ok &= set("SCOPE_PROFILER_OUTPUT", o->output);
-    if (o->label) ok &= set("SCOPE_PROFILER_LABEL", o->label);
-    if (o->aggregate) ok &= set("SCOPE_PROFILER_AGGREGATE", "1");
-    if (o->quiet) ok &= set("SCOPE_PROFILER_QUIET", "1");
-    ok &= set("SCOPE_PROFILER_MPI_CALLS", o->mpi_calls ? "1" : "0");
+    /* run's own variables (common/run_options.h): a program's sp_setup() keeps its settings */
+    if (o->output) ok &= set("SCOPE_PROFILER_RUN_OUTPUT", o->output);
+    if (o->label) ok &= set("SCOPE_PROFILER_RUN_LABEL", o->label);
+    if (o->aggregate) ok &= set("SCOPE_PROFILER_RUN_AGGREGATE", "1");
+    if (o->quiet) ok &= set("SCOPE_PROFILER_RUN_QUIET", "1");
+    ok &= set("SCOPE_PROFILER_RUN_MPI_CALLS", o->mpi_calls ? "1" : "0");
     if (o->functions) ok &= set("SCOPE_PROFILER_FUNCTIONS", "1");
     if (o->includes[0]) ok &= set("SCOPE_PROFILER_FUNCTIONS_INCLUDE", o->includes);
     if (o->excludes[0]) ok &= set("SCOPE_PROFILER_FUNCTIONS_EXCLUDE", o->excludes);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/results_model.h"
+#include "common/run_options.h"
 #include "common/error.h"
 #include "format/writer.h"
 #include "mpi/aggregate_gather.h"
@@ -106,7 +107,9 @@ void sp_mpi_run_attach(void) {
     const char *pid = getenv("SCOPE_PROFILER_RUN_PID");
     if (!pid || strtol(pid, NULL, 10) != (long)getpid()) return;
     if (sp_internal_session_state() != SP_SESSION_NONE) return;
-    sp_status st = mpi_setup(NULL, MPI_COMM_WORLD, 1);
+    int quiet;
+    sp_options options = sp_run_options(&quiet);
+    sp_status st = mpi_setup(&options, MPI_COMM_WORLD, 1);
     if (st)
         fprintf(stderr, "scope-profiler: run: cannot start profiling at MPI_Init: %s\n",
                 sp_status_string(st));
@@ -381,8 +384,11 @@ void sp_mpi_before_finalize(void);
 void sp_mpi_before_finalize(void) {
     if (sp_internal_session_state() == SP_SESSION_RECORDING) {
         /* scope-profiler run's table goes to stderr: the program's output stays its own */
+        int quiet;
+        sp_run_options(&quiet);
         sp_finalize_options run = SP_FINALIZE_OPTIONS_INIT;
         run.stream = stderr;
+        run.quiet = quiet;
         sp_status st = sp_finalize(sp_internal_session_is_provisional() ? &run : NULL);
         if (st != SP_OK)
             fprintf(stderr, "scope-profiler: finalizing the profile in MPI_Finalize: %s\n",

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/run_options.h"
 #include "preload/core_link.h"
 #include "preload/functions.h"
 #include "scope_profiler.h"
@@ -27,15 +28,9 @@ static int started_here; /* this process is the one profiled */
 static int waits_for_mpi;
 static char *exec_output; /* a followed child's file name */
 
-static int env_on(const char *name) {
-    const char *v = getenv(name);
-    return v && (strcmp(v, "1") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0 ||
-                 strcmp(v, "on") == 0);
-}
-
 /* NAME.exec<PID>.h5 beside the parent's output: a followed child never writes the parent's file. */
 static char *child_output(void) {
-    const char *base = getenv("SCOPE_PROFILER_OUTPUT");
+    const char *base = getenv("SCOPE_PROFILER_RUN_OUTPUT");
     if (!base || !*base) base = "profiling_data.h5";
     size_t n = strlen(base) + 32;
     char *path = malloc(n);
@@ -52,8 +47,11 @@ static void finish(void) {
     if (waits_for_mpi) return; /* MPI_Finalize writes it; a run without it keeps the journal */
     const sp_companion *core = sp_preload_core();
     if (!core || !core->session_is_provisional()) return; /* the program's own session */
+    int quiet = 0;
+    sp_run_options(&quiet);
     sp_finalize_options options = SP_FINALIZE_OPTIONS_INIT;
     options.stream = stderr;
+    options.quiet = quiet;
     sp_status st = sp_finalize(&options);
     if (st != SP_OK && st != SP_ERR_NOT_ACTIVE)
         fprintf(stderr, "scope-profiler: run: writing the profile: %s\n", sp_status_string(st));
@@ -64,19 +62,21 @@ __attribute__((constructor)) static void start(void) {
     snprintf(mine, sizeof mine, "%ld", (long)getpid());
     const char *pid = getenv("SCOPE_PROFILER_RUN_PID");
     int is_child = pid && *pid && strcmp(pid, mine) != 0;
-    if (is_child && !env_on("SCOPE_PROFILER_FOLLOW_EXEC")) return;
+    if (is_child && !sp_run_env_on("SCOPE_PROFILER_FOLLOW_EXEC")) return;
     setenv("SCOPE_PROFILER_RUN_PID", mine, 1); /* from here on, children are children */
     const sp_companion *core = sp_preload_core();
     if (!core) return;
     started_here = 1;
     core->set_before_finalize(sp_preload_functions_name);
-    if (env_on("SCOPE_PROFILER_FUNCTIONS")) sp_preload_functions_start();
+    if (sp_run_env_on("SCOPE_PROFILER_FUNCTIONS")) sp_preload_functions_start();
     /* libscope_profiler_mpi in the process: MPI_Init starts the session */
     waits_for_mpi = dlsym(RTLD_DEFAULT, "sp_mpi_setup") != NULL;
     if (!waits_for_mpi) {
         if (is_child && (exec_output = child_output()) != NULL)
-            setenv("SCOPE_PROFILER_OUTPUT", exec_output, 1); /* the environment wins over options */
-        sp_status st = core->setup_provisional(NULL);
+            setenv("SCOPE_PROFILER_RUN_OUTPUT", exec_output, 1); /* and its children's base */
+        int quiet;
+        sp_options options = sp_run_options(&quiet);
+        sp_status st = core->setup_provisional(&options);
         if (st != SP_OK)
             fprintf(stderr, "scope-profiler: run: cannot start profiling: %s\n",
                     sp_status_string(st));
