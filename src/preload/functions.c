@@ -34,6 +34,7 @@ typedef struct thread_counts {
 } thread_counts;
 
 typedef struct frame {
+    struct counts *c;
     uint32_t slot;
     uint8_t kind; /* 0 nothing, 1 recorded, 2 recorded and timed, 3 counted only */
     int64_t start;
@@ -48,9 +49,11 @@ static size_t num_includes, num_excludes;
 static thread_counts *all_threads; /* under lock; kept to the end of the process */
 static uint64_t overflowed;
 
-static __thread frame stack[MAX_DEPTH];
-static __thread int depth;
-static __thread thread_counts *mine;
+/* initial-exec: the library is loaded at start (LD_PRELOAD), so no __tls_get_addr per call */
+#define SP_TLS __thread __attribute__((tls_model("initial-exec")))
+static SP_TLS frame stack[MAX_DEPTH];
+static SP_TLS int depth;
+static SP_TLS thread_counts *mine;
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -127,7 +130,9 @@ void __cyg_profile_func_exit(void *fn, void *site) SP_HOOK;
 
 void __cyg_profile_func_enter(void *fn, void *site) {
     (void)site;
-    if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED) || !sp_is_active()) return;
+    if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED) ||
+        !__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED))
+        return;
     int d = depth++;
     if (d >= MAX_DEPTH) return;
     frame *f = &stack[d];
@@ -137,6 +142,7 @@ void __cyg_profile_func_enter(void *fn, void *site) {
     counts *c = counts_of(slot);
     if (!c) return;
     f->slot = slot;
+    f->c = c;
     if (__atomic_load_n(&table[slot].throttled, __ATOMIC_RELAXED)) {
         f->kind = 3;
         f->start = now_ns();
@@ -157,7 +163,7 @@ void __cyg_profile_func_exit(void *fn, void *site) {
     if (d >= MAX_DEPTH) return;
     frame *f = &stack[d];
     if (f->kind == 0) return;
-    counts *c = counts_of(f->slot);
+    counts *c = f->c;
     if (f->kind == 3) {
         c->counted++;
         c->counted_ns += (uint64_t)(now_ns() - f->start);
