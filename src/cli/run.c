@@ -72,7 +72,8 @@ static int parse(int argc, char **argv, run_options *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
-        if (strcmp(a, "--") == 0) return i + 1 < argc ? i + 1 : (cli_error("run: no PROGRAM given after --"), -1);
+        if (strcmp(a, "--") == 0)
+            return i + 1 < argc ? i + 1 : (cli_error("run: no PROGRAM given after --"), -1);
         if (a[0] != '-') return i;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 0;
         if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has_value)
@@ -96,7 +97,8 @@ static int parse(int argc, char **argv, run_options *o) {
             o->functions |= include;
             char *list = include ? o->includes : o->excludes;
             if (!append_glob(list, sizeof o->includes, argv[++i])) {
-                cli_error("run: too many --%s globs (4 KiB in all)", include ? "include" : "exclude");
+                cli_error("run: too many --%s globs (4 KiB in all)",
+                          include ? "include" : "exclude");
                 return -1;
             }
         } else {
@@ -140,8 +142,8 @@ typedef enum program_kind { KIND_DYNAMIC, KIND_STATIC, KIND_SCRIPT, KIND_OTHER }
 
 typedef struct program_facts {
     program_kind kind;
-    int open_mpi;          /* links Open MPI's libmpi.so.40 */
-    char other_mpi[128];   /* another MPI library it links, if any */
+    int open_mpi;        /* links Open MPI's libmpi.so.40 */
+    char other_mpi[128]; /* another MPI library it links, if any */
 } program_facts;
 
 /* What the dynamic loader would load (ldd), scanned for static linking and MPI. */

@@ -75,7 +75,7 @@ static int64_t fone_of(const MPI_Fint *counts, F type, F comm) {
     __attribute__((visibility("default"))) void sym params;                                        \
     void sym params {                                                                              \
         static void(*real) params;                                                                 \
-        void (*fn) params = __atomic_load_n(&real, __ATOMIC_RELAXED);                              \
+        void(*fn) params = __atomic_load_n(&real, __ATOMIC_RELAXED);                               \
         if (!fn) {                                                                                 \
             *(void **)&fn = resolve(pmpi);                                                         \
             __atomic_store_n(&real, fn, __ATOMIC_RELAXED);                                         \
@@ -95,7 +95,8 @@ static int64_t fone_of(const MPI_Fint *counts, F type, F comm) {
     SP_FORTRAN_ONE(mpi_##lname##_, "pmpi_" #lname "_", call, bytes, params, args)                  \
     SP_FORTRAN_ONE(mpi_##lname##_f08_, "pmpi_" #lname "_f08_", call, bytes, params, args)
 
-SP_FORTRAN(send, SP_CALL_SEND, fbytes(count, type), (B buf, F count, F type, F dest, F tag, F comm, F ierr),
+SP_FORTRAN(send, SP_CALL_SEND, fbytes(count, type),
+           (B buf, F count, F type, F dest, F tag, F comm, F ierr),
            (buf, count, type, dest, tag, comm, ierr))
 SP_FORTRAN(recv, SP_CALL_RECV, fbytes(count, type),
            (B buf, F count, F type, F src, F tag, F comm, F status, F ierr),
@@ -115,8 +116,8 @@ SP_FORTRAN(waitall, SP_CALL_WAITALL, 0, (F count, F reqs, F statuses, F ierr),
            (count, reqs, statuses, ierr))
 SP_FORTRAN(waitany, SP_CALL_WAITANY, 0, (F count, F reqs, F index, F status, F ierr),
            (count, reqs, index, status, ierr))
-SP_FORTRAN(bcast, SP_CALL_BCAST, fbytes(count, type), (B buf, F count, F type, F root, F comm, F ierr),
-           (buf, count, type, root, comm, ierr))
+SP_FORTRAN(bcast, SP_CALL_BCAST, fbytes(count, type),
+           (B buf, F count, F type, F root, F comm, F ierr), (buf, count, type, root, comm, ierr))
 SP_FORTRAN(reduce, SP_CALL_REDUCE, fbytes(count, type),
            (B sbuf, B rbuf, F count, F type, F op, F root, F comm, F ierr),
            (sbuf, rbuf, count, type, op, root, comm, ierr))
@@ -175,10 +176,12 @@ SP_FORTRAN(sendrecv_replace, SP_CALL_SENDRECV_REPLACE, 2 * fbytes(count, type),
            (B buf, F count, F type, F dest, F stag, F src, F rtag, F comm, F status, F ierr),
            (buf, count, type, dest, stag, src, rtag, comm, status, ierr))
 SP_FORTRAN(put, SP_CALL_PUT, fbytes(ocount, otype),
-           (B origin, F ocount, F otype, F trank, MPI_Aint *tdisp, F tcount, F ttype, F win, F ierr),
+           (B origin, F ocount, F otype, F trank, MPI_Aint *tdisp, F tcount, F ttype, F win,
+            F ierr),
            (origin, ocount, otype, trank, tdisp, tcount, ttype, win, ierr))
 SP_FORTRAN(get, SP_CALL_GET, fbytes(ocount, otype),
-           (B origin, F ocount, F otype, F trank, MPI_Aint *tdisp, F tcount, F ttype, F win, F ierr),
+           (B origin, F ocount, F otype, F trank, MPI_Aint *tdisp, F tcount, F ttype, F win,
+            F ierr),
            (origin, ocount, otype, trank, tdisp, tcount, ttype, win, ierr))
 SP_FORTRAN(accumulate, SP_CALL_ACCUMULATE, fbytes(ocount, otype),
            (B origin, F ocount, F otype, F trank, MPI_Aint *tdisp, F tcount, F ttype, F op, F win,

@@ -38,7 +38,7 @@ static void *fortran_entry(const char *name) {
 #define SP_FORTRAN_INIT(sym, pmpi, params, args, ierr)                                             \
     __attribute__((visibility("default"))) void sym params;                                        \
     void sym params {                                                                              \
-        void (*real) params;                                                                       \
+        void(*real) params;                                                                        \
         *(void **)&real = fortran_entry(pmpi);                                                     \
         real args;                                                                                 \
         if (!(ierr) || *(ierr) == MPI_SUCCESS) sp_mpi_run_attach();                                \

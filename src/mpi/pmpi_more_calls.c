@@ -35,17 +35,16 @@ SP_WRAPPER(MPI_Scatterv, SP_CALL_SCATTERV,
            recvbuf == MPI_IN_PLACE
                ? (sendcounts ? bytes_of(sendcounts[comm_rank(comm)], sendtype) : 0)
                : bytes_of(recvcount, recvtype),
-           (const void *sendbuf, const int sendcounts[], const int displs[],
-            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-            MPI_Comm comm),
+           (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
            (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
 
 SP_WRAPPER(MPI_Alltoallv, SP_CALL_ALLTOALLV,
            sendbuf == MPI_IN_PLACE ? counts_bytes(recvcounts, recvtype, comm)
                                    : counts_bytes(sendcounts, sendtype, comm),
-           (const void *sendbuf, const int sendcounts[], const int sdispls[],
-            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-            MPI_Datatype recvtype, MPI_Comm comm),
+           (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+            MPI_Comm comm),
            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
 
 SP_WRAPPER(MPI_Reduce_scatter, SP_CALL_REDUCE_SCATTER, counts_bytes(recvcounts, type, comm),
@@ -77,28 +76,28 @@ SP_WRAPPER(MPI_Iprobe, SP_CALL_IPROBE, 0,
            (source, tag, comm, flag, status))
 
 SP_WRAPPER(MPI_Sendrecv_replace, SP_CALL_SENDRECV_REPLACE, 2 * bytes_of(count, type),
-           (void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
-            int recvtag, MPI_Comm comm, MPI_Status *status),
+           (void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+            MPI_Comm comm, MPI_Status *status),
            (buf, count, type, dest, sendtag, source, recvtag, comm, status))
 
 SP_WRAPPER(MPI_Put, SP_CALL_PUT, bytes_of(origin_count, origin_type),
            (const void *origin, int origin_count, MPI_Datatype origin_type, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win),
-           (origin, origin_count, origin_type, target_rank, target_disp, target_count,
-            target_type, win))
+           (origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
+            win))
 
 SP_WRAPPER(MPI_Get, SP_CALL_GET, bytes_of(origin_count, origin_type),
            (void *origin, int origin_count, MPI_Datatype origin_type, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win),
-           (origin, origin_count, origin_type, target_rank, target_disp, target_count,
-            target_type, win))
+           (origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
+            win))
 
 SP_WRAPPER(MPI_Accumulate, SP_CALL_ACCUMULATE, bytes_of(origin_count, origin_type),
            (const void *origin, int origin_count, MPI_Datatype origin_type, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Op op,
             MPI_Win win),
-           (origin, origin_count, origin_type, target_rank, target_disp, target_count,
-            target_type, op, win))
+           (origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type,
+            op, win))
 
 SP_WRAPPER(MPI_Win_fence, SP_CALL_WIN_FENCE, 0, (int assert_, MPI_Win win), (assert_, win))
 
@@ -119,10 +118,10 @@ SP_WRAPPER(MPI_File_close, SP_CALL_FILE_CLOSE, 0, (MPI_File * fh), (fh))
                (MPI_File fh, buf_const void *buf, int count, MPI_Datatype type, last),             \
                (fh, buf, count, type, tail))
 #define SP_FILE_ACCESS_AT(name, call, buf_const, last)                                             \
-    SP_WRAPPER(name, call, bytes_of(count, type),                                                  \
-               (MPI_File fh, MPI_Offset offset, buf_const void *buf, int count, MPI_Datatype type, \
-                last),                                                                             \
-               (fh, offset, buf, count, type, tail))
+    SP_WRAPPER(                                                                                    \
+        name, call, bytes_of(count, type),                                                         \
+        (MPI_File fh, MPI_Offset offset, buf_const void *buf, int count, MPI_Datatype type, last), \
+        (fh, offset, buf, count, type, tail))
 #define SP_NOCONST
 
 SP_FILE_ACCESS(MPI_File_read, SP_CALL_FILE_READ, SP_NOCONST, MPI_Status *tail)

@@ -28,7 +28,7 @@ static inline int64_t comm_size(MPI_Comm comm) {
 /* With MPI_IN_PLACE the ignored arguments may be anything: the rank's block
  * is then described by the other buffer's arguments. */
 static inline int64_t block_bytes(const void *buf, int count, MPI_Datatype type, int other_count,
-                           MPI_Datatype other_type) {
+                                  MPI_Datatype other_type) {
     return buf == MPI_IN_PLACE ? bytes_of(other_count, other_type) : bytes_of(count, type);
 }
 
@@ -45,7 +45,6 @@ static inline int64_t block_bytes(const void *buf, int count, MPI_Datatype type,
         if (!sp_mpi_calls_on()) return P##name args;                                               \
         return timed_##name args;                                                                  \
     }
-
 
 static inline int64_t comm_rank(MPI_Comm comm) {
     int rank = 0;

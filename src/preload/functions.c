@@ -11,12 +11,12 @@
 #include "preload/symbolize.h"
 #include "scope_profiler.h"
 
-#define CAPACITY (1u << 16) /* distinct functions; more are not recorded (docs/run.md) */
-#define MAX_DEPTH 1024      /* deeper calls are not recorded */
-#define SAMPLE_EVERY 16     /* calls between two timed samples, for the throttling mean */
+#define CAPACITY     (1u << 16) /* distinct functions; more are not recorded (docs/run.md) */
+#define MAX_DEPTH    1024       /* deeper calls are not recorded */
+#define SAMPLE_EVERY 16         /* calls between two timed samples, for the throttling mean */
 
 typedef struct function {
-    uintptr_t addr; /* 0 = free; published last (release) */
+    uintptr_t addr;     /* 0 = free; published last (release) */
     sp_region_t region; /* SP_REGION_NONE: excluded */
     int throttled;
     int named;
@@ -189,7 +189,8 @@ static void split_globs(const char *text, char ***out, size_t *n) {
         free(copy);
         return;
     }
-    for (char *save = NULL, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+    for (char *save = NULL, *tok = strtok_r(copy, ";", &save); tok;
+         tok = strtok_r(NULL, ";", &save))
         (*out)[(*n)++] = tok; /* the copy stays: the globs point into it */
 }
 
@@ -265,7 +266,8 @@ void sp_preload_functions_name(void) {
                 "each): their later calls are counted, not recorded (see the table)\n",
                 throttled, (unsigned long long)throttle_calls, (unsigned long long)throttle_ns);
     if (overflowed)
-        fprintf(stderr, "scope-profiler: more than %u distinct functions: %llu calls not "
-                        "recorded\n",
+        fprintf(stderr,
+                "scope-profiler: more than %u distinct functions: %llu calls not "
+                "recorded\n",
                 CAPACITY, (unsigned long long)__atomic_load_n(&overflowed, __ATOMIC_RELAXED));
 }
