@@ -2,7 +2,8 @@
  * scope-profiler run [OPTIONS] [--] PROGRAM [ARGS...]: profiles a program
  * nobody annotated (docs/run.md). Checks the program (found, executable,
  * dynamically linked, which MPI), puts libscope_profiler_preload.so (and,
- * for an Open MPI program, libscope_profiler_mpi.so) in LD_PRELOAD, turns
+ * for an Open MPI program, libscope_profiler_mpi.so and
+ * libscope_profiler_preload_fortran.so) in LD_PRELOAD, turns
  * the options into the SCOPE_PROFILER_* variables the libraries read, and
  * executes the program in this process: its pid, exit status and signals
  * are the program's, so mpirun/srun see it as the program itself.
@@ -243,7 +244,7 @@ static int apply(const run_options *o) {
 }
 
 static int preload(const program_facts *f, const char *program) {
-    char lib[PATH_MAX], mpi[PATH_MAX], value[3 * PATH_MAX];
+    char lib[PATH_MAX], mpi[PATH_MAX], fortran[PATH_MAX], value[4 * PATH_MAX];
     if (!find_library("libscope_profiler_preload.so", SP_RUN_BUILT_PRELOAD, lib, sizeof lib)) {
         cli_error("run: libscope_profiler_preload.so is not installed beside scope-profiler "
                   "(looked in %s); reinstall scope-profiler",
@@ -252,7 +253,10 @@ static int preload(const program_facts *f, const char *program) {
     }
     int with_mpi = 0;
     if (f->open_mpi) {
-        with_mpi = find_library("libscope_profiler_mpi.so", SP_RUN_BUILT_MPI, mpi, sizeof mpi);
+        /* the C wrappers, then the Fortran bindings' (preloaded only: fortran_calls.c) */
+        with_mpi = find_library("libscope_profiler_mpi.so", SP_RUN_BUILT_MPI, mpi, sizeof mpi) &&
+                   find_library("libscope_profiler_preload_fortran.so", SP_RUN_BUILT_FORTRAN,
+                                fortran, sizeof fortran);
         if (!with_mpi)
             cli_warn("run: %s uses MPI, but this scope-profiler was built without MPI support: "
                      "each process writes its own file and MPI calls are not recorded",
@@ -263,8 +267,9 @@ static int preload(const program_facts *f, const char *program) {
                  "calls)",
                  program, f->other_mpi);
     const char *old = getenv("LD_PRELOAD");
-    snprintf(value, sizeof value, "%s%s%s%s%s", lib, with_mpi ? ":" : "", with_mpi ? mpi : "",
-             old && *old ? ":" : "", old && *old ? old : "");
+    snprintf(value, sizeof value, "%s%s%s%s%s%s%s", lib, with_mpi ? ":" : "", with_mpi ? mpi : "",
+             with_mpi ? ":" : "", with_mpi ? fortran : "", old && *old ? ":" : "",
+             old && *old ? old : "");
     return set("LD_PRELOAD", value);
 }
 

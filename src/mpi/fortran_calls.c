@@ -9,6 +9,11 @@
  * reference; handles are Fortran integers (f08's TYPE(MPI_Comm) and the like
  * hold one), converted with MPI_*_f2c only to count bytes, which follow the C
  * wrappers (pmpi_calls.c, pmpi_more_calls.c).
+ *
+ * These wrappers make libscope_profiler_preload_fortran, which scope-profiler
+ * run preloads and nobody links: a program linked with a library defining
+ * mpi_init_f08_ and the like before the MPI libraries would have the linker
+ * (--as-needed) drop the real Fortran MPI library, which they forward to.
  */
 #include <dlfcn.h>
 #include <mpi.h>

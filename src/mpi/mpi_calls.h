@@ -70,10 +70,13 @@ typedef enum sp_mpi_call {
     SP_CALL_COUNT
 } sp_mpi_call;
 
+/* Exported (the Fortran wrappers, libscope_profiler_preload_fortran, share them). */
+#define SP_MPI_SHARED __attribute__((visibility("default")))
+
 /* Nonzero while the wrappers record; read on every wrapped call. */
-extern int sp_mpi_calls_on_;
+SP_MPI_SHARED extern int sp_mpi_calls_on_;
 /* The wrapped calls' region handles, interned when recording starts. */
-extern sp_region_t sp_mpi_call_regions_[SP_CALL_COUNT];
+SP_MPI_SHARED extern sp_region_t sp_mpi_call_regions_[SP_CALL_COUNT];
 
 /* Acquire: a thread that sees the switch on also sees the region handles
  * (a plain load on x86). */
@@ -82,7 +85,13 @@ static inline int sp_mpi_calls_on(void) {
 }
 
 /* Adds a call's bytes to its region's count on this rank. */
-void sp_mpi_call_bytes(sp_mpi_call call, int64_t bytes);
+SP_MPI_SHARED void sp_mpi_call_bytes(sp_mpi_call call, int64_t bytes);
+
+/* After MPI_Init: scope-profiler run's session (mpi_session.c). */
+SP_MPI_SHARED void sp_mpi_run_attach(void);
+
+/* Before the real MPI_Finalize: the profile of a session still recording. */
+SP_MPI_SHARED void sp_mpi_before_finalize(void);
 
 /* At the end of sp_mpi_setup(): starts recording if the option or the
  * environment asks for it (the environment wins) and a session records. */

@@ -102,7 +102,6 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
 /* scope-profiler run (src/preload/) names the process it profiles in
  * SCOPE_PROFILER_RUN_PID; its session in an MPI program frames MPI_Init to
  * MPI_Finalize, as sp_mpi_setup() does. */
-void sp_mpi_run_attach(void);
 void sp_mpi_run_attach(void) {
     const char *pid = getenv("SCOPE_PROFILER_RUN_PID");
     if (!pid || strtol(pid, NULL, 10) != (long)getpid()) return;
@@ -380,7 +379,6 @@ __attribute__((constructor)) static void install_hook(void) {
 }
 
 /* Called by our MPI_Finalize before the real one. */
-void sp_mpi_before_finalize(void);
 void sp_mpi_before_finalize(void) {
     if (sp_internal_session_state() == SP_SESSION_RECORDING) {
         /* scope-profiler run's table goes to stderr: the program's output stays its own */
