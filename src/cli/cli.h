@@ -24,6 +24,7 @@ int cli_plot(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_recover(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
+int cli_run(int argc, char **argv); /* run.c: executes PROGRAM in this process */
 
 /* The help texts (help.c), printed by NAME --help and `scope-profiler help NAME`. */
 extern const char cli_help_main[];
@@ -41,5 +42,6 @@ extern const char cli_help_plot[];   /* help_plot.c */
 extern const char cli_help_report[]; /* help_plot.c */
 extern const char cli_help_recover[]; /* recover.c */
 extern const char cli_help_calibrate[]; /* calibrate.c */
+extern const char cli_help_run[];     /* run.c */
 
 #endif

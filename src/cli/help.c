@@ -21,6 +21,7 @@ const char cli_help_main[] =
     "  export     timelines and flame graphs: perfetto, chrome-trace, speedscope, folded\n"
     "  plot       SVG charts: gantt, flame-chart, flame-graph, durations, ...\n"
     "  report     one self-contained HTML report of one or more runs\n"
+    "  run        profile an unannotated program: run [OPTIONS] -- PROGRAM [ARGS]\n"
     "  help       show the help of a command (also: COMMAND --help)\n"
     "\n"
     "Options:\n"

@@ -12,4 +12,4 @@ set(SP_SOURCES_cli
   export.c
   plot.c report.c help_plot.c
   recover.c
-  calibrate.c)
+  calibrate.c run.c)

@@ -17,7 +17,7 @@
 #include "record/clock.h"
 #include "record/session.h"
 
-#define SP_COMPANION_VERSION 3u
+#define SP_COMPANION_VERSION 4u
 
 typedef struct sp_companion {
     sp_status (*error_vset)(sp_error *err, sp_status status, const char *fmt, va_list ap);
@@ -65,6 +65,12 @@ typedef struct sp_companion {
     void (*clock_test_source)(uint64_t (*source)(void)); /* tests: exact durations */
     /* version 3: /metadata mpi_writer (issue 17) */
     sp_status (*model_meta_string)(sp_model *m, const char *key, const char *value);
+    /* version 4: scope-profiler run (issue 24, src/preload/) */
+    sp_status (*setup_provisional)(const sp_options *options);
+    int (*session_is_provisional)(void);
+    void (*session_yield_provisional)(void);
+    void (*set_before_finalize)(void (*hook)(void));
+    sp_status (*region_rename)(sp_region_t region, const char *name);
 } sp_companion;
 
 #endif

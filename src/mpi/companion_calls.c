@@ -165,3 +165,15 @@ sp_status sp_internal_agg_write_ranks(sp_session_data *data, const unsigned char
     return c()->agg_write_ranks(data, packs, sizes, num_ranks, names, num_names, map, map_length,
                                 num_nodes);
 }
+
+sp_status sp_internal_setup_provisional(const sp_options *options) {
+    return c()->setup_provisional(options);
+}
+
+int sp_internal_session_is_provisional(void) {
+    return c()->session_is_provisional();
+}
+
+void sp_internal_session_yield_provisional(void) {
+    c()->session_yield_provisional();
+}

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/run_options.h"
 #include "model/results_model.h"
 #include "common/error.h"
 #include "format/writer.h"
@@ -58,18 +60,20 @@ static void forget_setup_offsets(void) {
     setup_size = 0;
 }
 
-sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
+/* sp_mpi_setup(), or (provisional) scope-profiler run's session from MPI_Init. */
+static sp_status mpi_setup(const sp_options *options, MPI_Comm comm, int provisional) {
     if (!mpi_running()) {
         fprintf(stderr, "scope-profiler: sp_mpi_setup() needs MPI to be initialized (call "
                         "MPI_Init first)\n");
         return SP_ERR_MPI;
     }
+    sp_internal_session_yield_provisional(); /* the program's own session wins */
     if (sp_internal_session_state() != SP_SESSION_NONE) return SP_ERR_ALREADY_ACTIVE;
     sp_mpi_arrival_settle(); /* a check left pending on the old communicator */
     if (profiling_comm != MPI_COMM_NULL) MPI_Comm_free(&profiling_comm);
     if (MPI_Comm_dup(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, &profiling_comm) != MPI_SUCCESS)
         return SP_ERR_MPI;
-    sp_status st = sp_setup(options);
+    sp_status st = provisional ? sp_internal_setup_provisional(options) : sp_setup(options);
     if (st) return st;
     int rank, size;
     MPI_Comm_rank(profiling_comm, &rank);
@@ -89,6 +93,25 @@ sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
     sp_mpi_writer_remember(options);
     sp_mpi_calls_start(options); /* after our own traffic: it is not the program's */
     return SP_OK;
+}
+
+sp_status sp_mpi_setup(const sp_options *options, MPI_Comm comm) {
+    return mpi_setup(options, comm, 0);
+}
+
+/* scope-profiler run (src/preload/) names the process it profiles in
+ * SCOPE_PROFILER_RUN_PID; its session in an MPI program frames MPI_Init to
+ * MPI_Finalize, as sp_mpi_setup() does. */
+void sp_mpi_run_attach(void) {
+    const char *pid = getenv("SCOPE_PROFILER_RUN_PID");
+    if (!pid || strtol(pid, NULL, 10) != (long)getpid()) return;
+    if (sp_internal_session_state() != SP_SESSION_NONE) return;
+    int quiet;
+    sp_options options = sp_run_options(&quiet);
+    sp_status st = mpi_setup(&options, MPI_COMM_WORLD, 1);
+    if (st)
+        fprintf(stderr, "scope-profiler: run: cannot start profiling at MPI_Init: %s\n",
+                sp_status_string(st));
 }
 
 /* Offsets at finalize, averaged with setup's when both exist: the clocks may
@@ -356,10 +379,15 @@ __attribute__((constructor)) static void install_hook(void) {
 }
 
 /* Called by our MPI_Finalize before the real one. */
-void sp_mpi_before_finalize(void);
 void sp_mpi_before_finalize(void) {
     if (sp_internal_session_state() == SP_SESSION_RECORDING) {
-        sp_status st = sp_finalize(NULL);
+        /* scope-profiler run's table goes to stderr: the program's output stays its own */
+        int quiet;
+        sp_run_options(&quiet);
+        sp_finalize_options run = SP_FINALIZE_OPTIONS_INIT;
+        run.stream = stderr;
+        run.quiet = quiet;
+        sp_status st = sp_finalize(sp_internal_session_is_provisional() ? &run : NULL);
         if (st != SP_OK)
             fprintf(stderr, "scope-profiler: finalizing the profile in MPI_Finalize: %s\n",
                     sp_status_string(st));

@@ -10,39 +10,7 @@
  */
 #include <mpi.h>
 
-#include "mpi/mpi_calls.h"
-
-static int64_t bytes_of(int count, MPI_Datatype type) {
-    int size = 0;
-    if (count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0) return 0;
-    return (int64_t)count * size;
-}
-
-static int64_t comm_size(MPI_Comm comm) {
-    int size = 0;
-    return PMPI_Comm_size(comm, &size) == MPI_SUCCESS ? size : 0;
-}
-
-/* With MPI_IN_PLACE the ignored arguments may be anything: the rank's block
- * is then described by the other buffer's arguments. */
-static int64_t block_bytes(const void *buf, int count, MPI_Datatype type, int other_count,
-                           MPI_Datatype other_type) {
-    return buf == MPI_IN_PLACE ? bytes_of(other_count, other_type) : bytes_of(count, type);
-}
-
-/* Defines the wrapper `name` (params/args in parentheses) and its timed path. */
-#define SP_WRAPPER(name, call, bytes, params, args)                                                \
-    __attribute__((noinline)) static int timed_##name params {                                     \
-        sp_mpi_call_bytes(call, bytes);                                                            \
-        sp_begin(sp_mpi_call_regions_[call]);                                                      \
-        int rc = P##name args;                                                                     \
-        sp_end_at(sp_mpi_call_regions_[call], __FILE__, __LINE__);                                 \
-        return rc;                                                                                 \
-    }                                                                                              \
-    int name params {                                                                              \
-        if (!sp_mpi_calls_on()) return P##name args;                                               \
-        return timed_##name args;                                                                  \
-    }
+#include "mpi/pmpi_wrap.h"
 
 SP_WRAPPER(MPI_Send, SP_CALL_SEND, bytes_of(count, type),
            (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm),

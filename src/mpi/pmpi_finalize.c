@@ -5,7 +5,7 @@
  */
 #include <mpi.h>
 
-void sp_mpi_before_finalize(void);
+#include "mpi/mpi_calls.h"
 
 int MPI_Finalize(void) {
     sp_mpi_before_finalize();

@@ -2,6 +2,7 @@
 #include "common/companion.h"
 
 #include "common/error.h"
+#include "record/registry.h"
 
 static const sp_companion table = {
     .error_vset = sp_error_vset,
@@ -35,6 +36,11 @@ static const sp_companion table = {
     .agg_pack = sp_internal_agg_pack,
     .agg_write_ranks = sp_internal_agg_write_ranks,
     .clock_test_source = sp_internal_clock_test_source,
+    .setup_provisional = sp_internal_setup_provisional,
+    .session_is_provisional = sp_internal_session_is_provisional,
+    .session_yield_provisional = sp_internal_session_yield_provisional,
+    .set_before_finalize = sp_internal_set_before_finalize,
+    .region_rename = sp_registry_rename,
 };
 
 const void *sp_companion_interface(unsigned version) {

@@ -12,6 +12,7 @@
 
 typedef struct entry {
     char *name;
+    char *previous; /* the name before sp_registry_rename: a reader may still hold it */
     uint64_t hash;
     char *file;
     int line;
@@ -121,4 +122,38 @@ void sp_registry_location(sp_region_t region, const char **file, int *line) {
     entry *e = entry_of(region);
     *file = e->file;
     *line = e->line;
+}
+
+/* Rebuilds the index at the same capacity (a renamed entry hashes elsewhere). */
+static void index_rebuild(void) {
+    memset(index_slots, 0, index_capacity * sizeof *index_slots);
+    for (uint32_t h = 1; h <= count; h++) {
+        uint32_t i = (uint32_t)entry_of(h)->hash & (index_capacity - 1);
+        while (index_slots[i])
+            i = (i + 1) & (index_capacity - 1);
+        index_slots[i] = h;
+    }
+}
+
+sp_status sp_registry_rename(sp_region_t region, const char *name) {
+    if (!name || region == SP_REGION_NONE || region > sp_registry_count()) return SP_ERR_INVALID_ARGUMENT;
+    uint64_t hash = sp_hash_string(name);
+    pthread_mutex_lock(&lock);
+    sp_status st = SP_OK;
+    sp_region_t other = index_find(name, hash);
+    entry *e = entry_of(region);
+    char *copy = other ? NULL : strdup(name);
+    if (other)
+        st = other == region ? SP_OK : SP_ERR_INVALID_ARGUMENT;
+    else if (!copy)
+        st = SP_ERR_OUT_OF_MEMORY;
+    else {
+        free(e->previous); /* two renames of one region before a reader let go: not done */
+        e->previous = e->name;
+        __atomic_store_n(&e->name, copy, __ATOMIC_RELEASE);
+        e->hash = hash;
+        index_rebuild();
+    }
+    pthread_mutex_unlock(&lock);
+    return st;
 }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "common/visibility.h"
 #include "scope_profiler.h"
 
 /* Returns the handle of name, registering it (with file:line) if new. */
@@ -24,6 +25,10 @@ const char *sp_registry_name(sp_region_t region);
 
 /* Source location of the region's first registration (file may be NULL, line 0). */
 void sp_registry_location(sp_region_t region, const char **file, int *line);
+
+/* Gives a region a new name (scope-profiler run names functions recorded by
+ * address at finalize). SP_ERR_INVALID_ARGUMENT if another region has the name. */
+SP_INTERNAL_API sp_status sp_registry_rename(sp_region_t region, const char *name);
 
 /* 64-bit FNV-1a of a string. */
 uint64_t sp_hash_string(const char *s);

@@ -37,6 +37,10 @@ static int64_t start_ns;
 static char *last_output_path;
 static sp_target_id target_at_setup;
 static sp_finalize_hook finalize_hook;
+static int provisional;            /* started by the preload library (scope-profiler run) */
+static void (*before_finalize)(void); /* the preload's names, before any finalize collects */
+
+static sp_status session_halt(sp_session_data *out);
 
 /* A program on the serial library that a launcher started as several
  * processes: each process writes its own file, its rank in the name. */
@@ -75,6 +79,7 @@ sp_session_state sp_internal_session_state(void) {
 }
 
 sp_status sp_setup(const sp_options *options) {
+    sp_internal_session_yield_provisional(); /* the program's own session wins */
     pthread_mutex_lock(&session_lock);
     sp_status st = SP_OK;
     if (state != SP_SESSION_NONE) {
@@ -105,9 +110,40 @@ sp_status sp_setup(const sp_options *options) {
             __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
             if (!config.no_session_root) sp_session_root_open();
         }
+        provisional = 0;
     }
     pthread_mutex_unlock(&session_lock);
     return st;
+}
+
+sp_status sp_internal_setup_provisional(const sp_options *options) {
+    sp_status st = sp_setup(options);
+    if (st == SP_OK) {
+        pthread_mutex_lock(&session_lock);
+        provisional = state != SP_SESSION_NONE;
+        pthread_mutex_unlock(&session_lock);
+    }
+    return st;
+}
+
+int sp_internal_session_is_provisional(void) {
+    pthread_mutex_lock(&session_lock);
+    int p = provisional && state != SP_SESSION_NONE;
+    pthread_mutex_unlock(&session_lock);
+    return p;
+}
+
+/* Drops the preload's session unwritten (its journal too): the program's
+ * sp_setup() decides where and how its profile is recorded. */
+void sp_internal_session_yield_provisional(void) {
+    if (!sp_internal_session_is_provisional()) return;
+    sp_session_data data;
+    if (session_halt(&data) != SP_OK) return; /* another thread is finalizing it */
+    sp_internal_session_end(&data);
+}
+
+void sp_internal_set_before_finalize(void (*hook)(void)) {
+    __atomic_store_n(&before_finalize, hook, __ATOMIC_RELEASE);
 }
 
 int sp_is_active(void) {
@@ -325,6 +361,7 @@ void sp_internal_session_end(sp_session_data *data) {
     pthread_mutex_lock(&session_lock);
     sp_config_clear(&config);
     state = SP_SESSION_NONE;
+    provisional = 0;
     pthread_mutex_unlock(&session_lock);
 }
 
@@ -357,6 +394,8 @@ void sp_internal_set_finalize_hook(sp_finalize_hook hook) {
 }
 
 sp_status sp_finalize(const sp_finalize_options *options) {
+    void (*names)(void) = __atomic_load_n(&before_finalize, __ATOMIC_ACQUIRE);
+    if (names && sp_internal_session_state() == SP_SESSION_RECORDING) names();
     sp_finalize_hook hook = __atomic_load_n(&finalize_hook, __ATOMIC_ACQUIRE);
     return hook ? hook(options) : sp_internal_finalize_serial(options);
 }

@@ -93,6 +93,17 @@ void sp_internal_session_forget_after_fork(void);
 /* The MPI library tells the journal this process's rank (after sp_setup). */
 SP_INTERNAL_API void sp_internal_journal_set_rank(int64_t rank, int64_t size);
 
+/* scope-profiler run (src/preload/): a session the preload library starts
+ * is provisional: the program's own sp_setup()/sp_mpi_setup() drops it
+ * unwritten and starts its own (one session per process). */
+SP_INTERNAL_API sp_status sp_internal_setup_provisional(const sp_options *options);
+SP_INTERNAL_API int sp_internal_session_is_provisional(void);
+SP_INTERNAL_API void sp_internal_session_yield_provisional(void);
+
+/* Run at the start of every sp_finalize() while recording (the preload
+ * library names the functions it recorded by address). */
+SP_INTERNAL_API void sp_internal_set_before_finalize(void (*hook)(void));
+
 /* Frees the data and returns to SP_SESSION_NONE. */
 SP_INTERNAL_API void sp_internal_session_end(sp_session_data *data);
 

@@ -54,6 +54,15 @@ if [ -f "$lib/pkgconfig/scope_profiler_fortran.pc" ]; then
     fortran=yes
 fi
 
+# scope-profiler run preloads the installed library, found beside the installed tool.
+preloaded=$("$prefix/bin/scope-profiler" run --quiet -o "$work/run.h5" -- sh -c 'echo "$LD_PRELOAD"')
+case $preloaded in
+"$lib/libscope_profiler_preload.so"* | "$prefix/bin/../${lib#"$prefix"/}/libscope_profiler_preload.so"*) ;;
+*) echo "scope-profiler run preloaded \"$preloaded\", not $lib/libscope_profiler_preload.so"; exit 1 ;;
+esac
+"$prefix/bin/scope-profiler" run --quiet -o "$work/run.h5" -- "$work/consumer/app" "$work/own.h5"
+[ -f "$work/own.h5" ] || { echo "scope-profiler run (installed): the program's own profile is missing"; exit 1; }
+
 PKG_CONFIG_PATH="$lib/pkgconfig"
 export PKG_CONFIG_PATH
 # The installed .pc files name the real directories: no "pkgconfig/../.." in
