@@ -169,5 +169,15 @@ raises(KeyError, lambda: r["sovle"], "No region named 'sovle'")
 raises(ValueError, lambda: r.summary(include="("), "(")
 raises(ValueError, lambda: r.print_summary(sort="bogus"))
 raises(ValueError, lambda: ProfileManager.setup(metadata_detail="everything"), "metadata_detail")
+# percentile(q) on MPIRegion and Region: numpy's linear rule over the durations; q checked
+import numpy
+
+for obj in (r["solve"], r["solve"][0]):
+    d = r["solve"][0].durations
+    for q in (0, 50, 95, 100):
+        assert abs(obj.percentile(q) - numpy.percentile(d, q)) < 1e-12, (obj, q)
+    raises(TypeError, lambda: obj.percentile("95"), "argument 'q' must be a number, not str")
+    raises(ValueError, lambda: obj.percentile(101), "q must be in [0, 100]")
+    raises(ValueError, lambda: obj.percentile(-1), "q must be in [0, 100]")
 assert not ProfileManager.is_active()
 print("lifetimes: counts, gc stress, memory and errors checked")

@@ -152,6 +152,22 @@ MR_PER_RANK(average_durations, sp_mpi_region_average_durations)
 MR_PER_RANK(min_durations, sp_mpi_region_min_durations)
 MR_PER_RANK(max_durations, sp_mpi_region_max_durations)
 
+/* percentile()'s q: a number in [0, 100]; 0 with the exception set otherwise. */
+static int percentile_arg(PyObject *arg, double *q) {
+    *q = PyFloat_AsDouble(arg);
+    if (*q == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "percentile() argument 'q' must be a number, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return 0;
+    }
+    if (!(*q >= 0 && *q <= 100)) {
+        PyErr_Format(PyExc_ValueError, "percentile(): q must be in [0, 100]");
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *mr_get_summary(PyObject *o, PyObject *unused) {
     (void)unused;
     sp_summary s;
@@ -161,15 +177,8 @@ static PyObject *mr_get_summary(PyObject *o, PyObject *unused) {
 }
 
 static PyObject *mr_percentile(PyObject *o, PyObject *arg) {
-    double q = PyFloat_AsDouble(arg);
-    if (q == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return PyErr_Format(PyExc_TypeError,
-                            "percentile() argument 'q' must be a number, not %.100s",
-                            Py_TYPE(arg)->tp_name);
-    }
-    if (!(q >= 0 && q <= 100))
-        return PyErr_Format(PyExc_ValueError, "percentile(): q must be in [0, 100]");
+    double q;
+    if (!percentile_arg(arg, &q)) return NULL;
     sp_error err = {0};
     double v = sp_mpi_region_percentile(MR(o), q, &err);
     if (err.status) return sppy_raise(&err);
@@ -341,15 +350,8 @@ static PyObject *rr_get_summary(PyObject *o, PyObject *unused) {
 }
 
 static PyObject *rr_percentile(PyObject *o, PyObject *arg) {
-    double q = PyFloat_AsDouble(arg);
-    if (q == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return PyErr_Format(PyExc_TypeError,
-                            "percentile() argument 'q' must be a number, not %.100s",
-                            Py_TYPE(arg)->tp_name);
-    }
-    if (!(q >= 0 && q <= 100))
-        return PyErr_Format(PyExc_ValueError, "percentile(): q must be in [0, 100]");
+    double q;
+    if (!percentile_arg(arg, &q)) return NULL;
     sp_error err = {0};
     double v = sp_rank_region_percentile(RR(o), q, &err);
     if (err.status) return sppy_raise(&err);
