@@ -251,6 +251,14 @@ static void test_compression_policy(void **state) {
     rs_profile_free(&p);
 }
 
+/* Writes a small source file for the capture tests. */
+static void write_text(const char *path, const char *text) {
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    assert_int_not_equal(fputs(text, out), EOF);
+    assert_int_equal(fclose(out), 0);
+}
+
 /* Source capture: the block of SP_REGION, the function of SP_PROFILE. */
 static int captured_helper(int x) {
     SP_PROFILE("captured_function");
@@ -294,15 +302,11 @@ static void test_source_capture(void **state) {
 static void test_source_capture_function_after_first_line(void **state) {
     fixture *f = *state;
     char *src = rs_path_in(f->dir, "first.c");
-    FILE *out = fopen(src, "w");
-    assert_non_null(out);
-    fputs("#include <scope_profiler.h>\n"
-          "static int work(int n) {\n"
-          "    SP_PROFILE_FUNCTION();\n"
-          "    return n + 1;\n"
-          "}\n",
-          out);
-    fclose(out);
+    write_text(src, "#include <scope_profiler.h>\n"
+                    "static int work(int n) {\n"
+                    "    SP_PROFILE_FUNCTION();\n"
+                    "    return n + 1;\n"
+                    "}\n");
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = f->path;
     opt.capture_region_source = 1;
@@ -352,10 +356,7 @@ static void record_relative_sources(const fixture *f, sp_metadata_detail detail,
     assert_int_equal(mkdir(run_dir, 0700), 0);
     assert_int_equal(mkdir(src_dir, 0700), 0);
     char *src = rs_path_in(f->dir, "run/src/rel.c");
-    FILE *out = fopen(src, "w");
-    assert_non_null(out);
-    fputs("int a;\nint solve(void) { return 1; }\n", out);
-    fclose(out);
+    write_text(src, "int a;\nint solve(void) { return 1; }\n");
     char cwd[4096];
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_int_equal(chdir(run_dir), 0);
@@ -434,10 +435,7 @@ static void test_source_path_outside_working_directory(void **state) {
     char *src = rs_path_in(real_dir, "src/x.c");
     assert_int_equal(mkdir(run_dir, 0700), 0);
     assert_int_equal(mkdir(src_dir, 0700), 0);
-    FILE *out = fopen(src, "w");
-    assert_non_null(out);
-    fputs("x\n", out);
-    fclose(out);
+    write_text(src, "x\n");
     char cwd[4096];
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_int_equal(chdir(run_dir), 0);
