@@ -50,7 +50,9 @@ static char *locate(const char *file, const places *p) {
     return NULL;
 }
 
-char *sp_source_relative_path(const char *a, const char *dir) {
+/* a relative to the directory dir (both absolute, normalised): Python's
+ * os.path.relpath, e.g. "../lib/x.c"; NULL when out of memory. */
+static char *relative_path(const char *a, const char *dir) {
     /* the common leading components */
     size_t common = 0;
     for (size_t i = 0;; i++) {
@@ -119,7 +121,7 @@ sp_status sp_source_paths_apply(sp_model *m, const sp_config *cfg) {
         /* a file not found keeps the path as recorded: nothing to resolve it with */
         char *stored = NULL;
         if (where && cfg->metadata_detail == SP_METADATA_MINIMAL && p.setup_cwd)
-            stored = sp_source_relative_path(where, p.setup_cwd);
+            stored = relative_path(where, p.setup_cwd);
         else if (where)
             stored = sp_strdup(where);
         if (where && !stored && !st) st = SP_ERR_OUT_OF_MEMORY;

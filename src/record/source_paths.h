@@ -18,8 +18,4 @@
  * with the places looked in. */
 sp_status sp_source_paths_apply(sp_model *m, const sp_config *cfg);
 
-/* a relative to the directory dir (both absolute, normalised): Python's
- * os.path.relpath, e.g. "../lib/x.c"; NULL when out of memory. */
-char *sp_source_relative_path(const char *a, const char *dir);
-
 #endif
