@@ -12,8 +12,8 @@ int cli_choice_index(const char *value, const char *const *names, size_t n) {
     return -1;
 }
 
-int cli_choice_error(const char *cmd, const char *what, const char *value,
-                     const char *const *names, size_t n) {
+int cli_choice_error(const char *cmd, const char *what, const char *value, const char *const *names,
+                     size_t n) {
     sp_textbuf list = SP_TEXTBUF_INIT;
     for (size_t i = 0; i < n; i++)
         sp_textbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
@@ -21,8 +21,8 @@ int cli_choice_error(const char *cmd, const char *what, const char *value,
     long close = sp_suggest_name(value, names, n);
     int rc;
     if (close >= 0)
-        rc = cli_value_error(cmd, "unknown %s \"%s\": did you mean \"%s\"? (choose from %s)",
-                             what, value, names[close], choices);
+        rc = cli_value_error(cmd, "unknown %s \"%s\": did you mean \"%s\"? (choose from %s)", what,
+                             value, names[close], choices);
     else
         rc = cli_value_error(cmd, "unknown %s \"%s\": choose from %s", what, value, choices);
     sp_textbuf_free(&list);

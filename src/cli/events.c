@@ -38,11 +38,12 @@ typedef struct events_options {
 static int on_option(void *ctx, int id, const char *value) {
     events_options *o = ctx;
     switch (id) {
-    case OPT_FORMAT:
-    {
+    case OPT_FORMAT: {
         static const char *const formats[] = {"csv", "json"};
-        int i = cli_choice_index(value, formats, 2);
-        if (i < 0) return cli_choice_error("events", "--format", value, formats, 2);
+        int i = cli_choice_index(value, formats, sizeof formats / sizeof *formats);
+        if (i < 0)
+            return cli_choice_error("events", "--format", value, formats,
+                                    sizeof formats / sizeof *formats);
         o->json = i == 1;
         return 0;
     }

@@ -337,7 +337,7 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
 
 static int unknown_format(const char *name) {
     static const char *const formats[] = {"chrome-trace", "perfetto", "speedscope", "folded"};
-    return cli_choice_error("export", "FORMAT", name, formats, 4);
+    return cli_choice_error("export", "FORMAT", name, formats, sizeof formats / sizeof *formats);
 }
 
 static int run(const char *format_name, const char *path, export_options *o) {

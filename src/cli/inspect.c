@@ -89,8 +89,8 @@ static int on_value(inspect_options *o, int id, const char *value) {
     case OPT_PERCENTAGE_MODE:
     {
         static const char *const modes[] = {"coverage", "exclusive"};
-        if (cli_choice_index(value, modes, 2) < 0)
-            return cli_choice_error("inspect", "--percentage-mode", value, modes, 2);
+        if (cli_choice_index(value, modes, COUNT(modes)) < 0)
+            return cli_choice_error("inspect", "--percentage-mode", value, modes, COUNT(modes));
         o->percentage_mode = value;
         return 0;
     }

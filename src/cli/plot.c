@@ -139,7 +139,7 @@ static int run(const char *kind_name, const cli_list *files, plot_cli *o) {
     if (!all && !sp_plot_kind_from_name(kind_name, &kind)) {
         static const char *const charts[] = {"gantt",     "flame-chart", "flame-graph", "durations",
                                              "imbalance", "histogram",   "speedup",     "all"};
-        return cli_choice_error("plot", "chart", kind_name, charts, 8);
+        return cli_choice_error("plot", "chart", kind_name, charts, sizeof charts / sizeof *charts);
     }
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
