@@ -1,5 +1,6 @@
 /* diff and check as JSON and CSV (docs/compare.md § Machine output). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "common/py_float.h"
@@ -23,6 +24,16 @@ static int add_value(struct json_object *o, const char *key, int known, double v
     return add_number(o, key, known, v);
 }
 
+/* runs_needed: the runs per side an inconclusive run-level row would need at its observed
+ * spread; null when not known or not applicable; beyond 1000 (more runs cannot decide it)
+ * null with runs_needed_exceeds_1000 true. */
+static int add_runs_needed(struct json_object *o, const sp_significance *s) {
+    int unbounded = s->runs_needed == UINT32_MAX;
+    int ok = s->runs_needed > 0 && !unbounded ? sp_json_add_int(o, "runs_needed", s->runs_needed)
+                                              : sp_json_add_null(o, "runs_needed");
+    return ok && sp_json_add(o, "runs_needed_exceeds_1000", json_object_new_boolean(unbounded));
+}
+
 static struct json_object *row_json(const sp_compare_row *r, const sp_comparison *c,
                                     const sp_compare_doc *doc) {
     struct json_object *o = json_object_new_object();
@@ -38,7 +49,9 @@ static struct json_object *row_json(const sp_compare_row *r, const sp_comparison
              add_number(o, "ratio", 1, s->ratio) && add_number(o, "ratio_low", 1, s->ratio_low) &&
              add_number(o, "ratio_high", 1, s->ratio_high) &&
              add_number(o, "p_value", 1, s->p_value) &&
-             (method ? sp_json_add_string(o, "method", method) : sp_json_add_null(o, "method"));
+             (method ? sp_json_add_string(o, "method", method) : sp_json_add_null(o, "method")) &&
+             add_runs_needed(o, s) && add_number(o, "spread_a", 1, s->spread_a) &&
+             add_number(o, "spread_b", 1, s->spread_b);
     }
     if (ok && doc->check)
         ok = sp_json_add(o, "violation",
@@ -91,7 +104,8 @@ char *sp_compare_json(const sp_comparison *c, const sp_compare_doc *doc) {
          sp_json_add(o, "b", side_json(doc->title_b, doc->files_b, doc->num_files_b)) &&
          sp_json_add_string(o, "metric", sp_metric_name(c->metric)) &&
          sp_json_add_string(o, "by", c->by == SP_COMPARE_BY_PATH ? "path" : "region");
-    if (ok && doc->significance) ok = sp_json_add_double(o, "level", c->level);
+    if (ok && doc->significance)
+        ok = sp_json_add_double(o, "level", c->level) && sp_json_add_double(o, "margin", c->margin);
     if (ok && c->error_a > 0.0) ok = sp_json_add_double(o, "relative_error_a", c->error_a);
     if (ok && c->error_b > 0.0) ok = sp_json_add_double(o, "relative_error_b", c->error_b);
     if (ok && doc->check) ok = add_check(o, c, doc->check);
@@ -129,7 +143,7 @@ static void csv_number(sp_textbuf *out, int known, double v, int calls) {
 void sp_compare_csv(sp_textbuf *out, const sp_comparison *c, const sp_compare_doc *doc) {
     sp_textbuf_append(out, "name,a,b,delta,pct,runs_a,runs_b");
     if (doc->significance)
-        sp_textbuf_append(out, ",verdict,ratio,ratio_low,ratio_high,p_value,method");
+        sp_textbuf_append(out, ",verdict,ratio,ratio_low,ratio_high,p_value,method,runs_needed,spread_a,spread_b");
     if (doc->check) sp_textbuf_append(out, ",violation");
     sp_textbuf_append(out, SP_CSV_EOL);
     int calls = c->metric == SP_METRIC_CALLS;
@@ -151,6 +165,13 @@ void sp_compare_csv(sp_textbuf *out, const sp_comparison *c, const sp_compare_do
             sp_textbuf_putc(out, ',');
             const char *m = method_name(r->sig.method);
             if (m) sp_textbuf_append(out, m);
+            sp_textbuf_putc(out, ',');
+            if (r->sig.runs_needed == UINT32_MAX)
+                sp_textbuf_append(out, ">1000");
+            else if (r->sig.runs_needed > 0)
+                sp_textbuf_printf(out, "%u", r->sig.runs_needed);
+            csv_number(out, 1, r->sig.spread_a, 0);
+            csv_number(out, 1, r->sig.spread_b, 0);
         }
         if (doc->check)
             sp_textbuf_append(out, sp_compare_row_violates(r, doc->check) ? ",1" : ",0");
