@@ -42,6 +42,8 @@ const char cli_help_run[] =
     "  --quiet             no summary table\n"
     "  --mpi-calls         record MPI calls as regions (the default)\n"
     "  --no-mpi-calls      only the run and MPI_Init..MPI_Finalize\n"
+    "  --no-openmp         no OpenMP regions (by default, with LLVM's libomp, every\n"
+    "                      parallel construct, its implicit tasks and barrier waits)\n"
     "  --functions         record functions built with -finstrument-functions\n"
     "  --include GLOB      only functions whose name matches (repeatable; implies\n"
     "                      --functions)\n"
@@ -50,14 +52,14 @@ const char cli_help_run[] =
     "                      file NAME.exec<PID>.h5); by default they run unprofiled\n"
     "\n"
     "environment (what the options set): SCOPE_PROFILER_RUN_OUTPUT, _RUN_LABEL,\n"
-    "_RUN_AGGREGATE, _RUN_QUIET, _RUN_MPI_CALLS, SCOPE_PROFILER_FUNCTIONS,\n"
+    "_RUN_AGGREGATE, _RUN_QUIET, _RUN_MPI_CALLS, _RUN_OPENMP, SCOPE_PROFILER_FUNCTIONS,\n"
     "_FUNCTIONS_INCLUDE, _FUNCTIONS_EXCLUDE (';' between globs), _FOLLOW_EXEC,\n"
     "_THROTTLE_CALLS, _THROTTLE_NS. Without this command:\n"
     "LD_PRELOAD=libscope_profiler_preload.so ./app (docs/run.md).\n";
 
 typedef struct run_options {
     const char *output, *label;
-    int aggregate, quiet, mpi_calls, functions, follow_exec;
+    int aggregate, quiet, mpi_calls, functions, follow_exec, no_openmp;
     char includes[4096], excludes[4096];
 } run_options;
 
@@ -91,6 +93,8 @@ static int parse(int argc, char **argv, run_options *o) {
             o->mpi_calls = 0;
         else if (strcmp(a, "--functions") == 0)
             o->functions = 1;
+        else if (strcmp(a, "--no-openmp") == 0)
+            o->no_openmp = 1;
         else if (strcmp(a, "--follow-exec") == 0)
             o->follow_exec = 1;
         else if ((strcmp(a, "--include") == 0 || strcmp(a, "--exclude") == 0) && has_value) {
@@ -235,6 +239,7 @@ static int apply(const run_options *o) {
     if (o->quiet) ok &= set("SCOPE_PROFILER_RUN_QUIET", "1");
     ok &= set("SCOPE_PROFILER_RUN_MPI_CALLS", o->mpi_calls ? "1" : "0");
     if (o->functions) ok &= set("SCOPE_PROFILER_FUNCTIONS", "1");
+    if (o->no_openmp) ok &= set("SCOPE_PROFILER_RUN_OPENMP", "0");
     if (o->includes[0]) ok &= set("SCOPE_PROFILER_FUNCTIONS_INCLUDE", o->includes);
     if (o->excludes[0]) ok &= set("SCOPE_PROFILER_FUNCTIONS_EXCLUDE", o->excludes);
     if (o->follow_exec) ok &= set("SCOPE_PROFILER_FOLLOW_EXEC", "1");

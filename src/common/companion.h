@@ -15,9 +15,10 @@
 #include "format/writer.h"
 #include "record/aggregate_ranks.h"
 #include "record/clock.h"
+#include "record/fork_point.h"
 #include "record/session.h"
 
-#define SP_COMPANION_VERSION 4u
+#define SP_COMPANION_VERSION 5u
 
 typedef struct sp_companion {
     sp_status (*error_vset)(sp_error *err, sp_status status, const char *fmt, va_list ap);
@@ -71,6 +72,9 @@ typedef struct sp_companion {
     void (*session_yield_provisional)(void);
     void (*set_before_finalize)(void (*hook)(void));
     sp_status (*region_rename)(sp_region_t region, const char *name);
+    /* version 5: OpenMP through OMPT (issue 24, src/preload/ompt_tool.c) */
+    int (*fork_take_origin)(sp_fork_origin *origin);
+    void (*fork_note_start)(const sp_fork_origin *origin);
 } sp_companion;
 
 #endif

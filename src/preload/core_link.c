@@ -14,3 +14,11 @@ const sp_companion *sp_preload_core(void) {
     }
     return core;
 }
+
+void sp_preload_rename_region(const sp_companion *core, sp_region_t region, const char *name,
+                              uintptr_t addr) {
+    if (core->region_rename(region, name) == SP_OK) return;
+    char other[1300];
+    snprintf(other, sizeof other, "%.1200s <0x%lx>", name, (unsigned long)addr);
+    core->region_rename(region, other);
+}

@@ -226,15 +226,6 @@ static void counted_total(uint32_t slot, uint64_t *calls, uint64_t *ns) {
     }
 }
 
-/* A region name not yet taken: two static functions may share a name. */
-static void rename_region(const sp_companion *core, sp_region_t region, const char *name,
-                          uintptr_t addr) {
-    if (core->region_rename(region, name) == SP_OK) return;
-    char other[1300];
-    snprintf(other, sizeof other, "%.1200s <0x%lx>", name, (unsigned long)addr);
-    core->region_rename(region, other);
-}
-
 void sp_preload_functions_name(void) {
     const sp_companion *core = sp_preload_core();
     if (!core || !__atomic_load_n(&enabled, __ATOMIC_ACQUIRE)) return;
@@ -254,7 +245,7 @@ void sp_preload_functions_name(void) {
             throttled++;
         } else
             snprintf(shown, sizeof shown, "%.1000s", name);
-        rename_region(core, f->region, shown, f->addr);
+        sp_preload_rename_region(core, f->region, shown, f->addr);
         f->named = 1;
     }
     sp_symbolize_forget();

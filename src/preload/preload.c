@@ -22,6 +22,7 @@
 #include "common/run_options.h"
 #include "preload/core_link.h"
 #include "preload/functions.h"
+#include "preload/ompt_tool.h"
 #include "scope_profiler.h"
 
 static int started_here; /* this process is the one profiled */
@@ -40,6 +41,14 @@ static char *child_output(void) {
     int stem = dot && (!slash || dot > slash) ? (int)(dot - base) : (int)strlen(base);
     snprintf(path, n, "%.*s.exec%ld.h5", stem, base, (long)getpid());
     return path;
+}
+
+/* Names what was recorded by address: functions, OpenMP constructs. */
+static void name_regions(void) {
+#ifdef SP_HAVE_OMPT
+    sp_preload_ompt_name();
+#endif
+    sp_preload_functions_name();
 }
 
 static void finish(void) {
@@ -67,7 +76,7 @@ __attribute__((constructor)) static void start(void) {
     const sp_companion *core = sp_preload_core();
     if (!core) return;
     started_here = 1;
-    core->set_before_finalize(sp_preload_functions_name);
+    core->set_before_finalize(name_regions);
     if (sp_run_env_on("SCOPE_PROFILER_FUNCTIONS")) sp_preload_functions_start();
     /* libscope_profiler_mpi in the process: MPI_Init starts the session */
     waits_for_mpi = dlsym(RTLD_DEFAULT, "sp_mpi_setup") != NULL;

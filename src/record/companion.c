@@ -41,6 +41,8 @@ static const sp_companion table = {
     .session_yield_provisional = sp_internal_session_yield_provisional,
     .set_before_finalize = sp_internal_set_before_finalize,
     .region_rename = sp_registry_rename,
+    .fork_take_origin = sp_fork_take_origin,
+    .fork_note_start = sp_fork_note_start,
 };
 
 const void *sp_companion_interface(unsigned version) {

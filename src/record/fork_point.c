@@ -12,11 +12,6 @@
 
 extern int sp_internal_active_;
 
-typedef struct fork_origin {
-    sp_thread *parent;
-    uint64_t ticks;
-} fork_origin;
-
 typedef struct fork_note {
     sp_thread *thread;
     sp_thread *parent;
@@ -34,7 +29,7 @@ static int recording(void) {
 }
 
 /* On the forking thread: who forks and when; 0 when nothing is recorded. */
-static int take_origin(fork_origin *o) {
+int sp_fork_take_origin(sp_fork_origin *o) {
     if (!recording() || !sp_current_thread) return 0;
     o->parent = sp_current_thread;
     o->ticks = sp_clock_ticks();
@@ -42,7 +37,7 @@ static int take_origin(fork_origin *o) {
 }
 
 /* On the started thread, before the user's function runs. */
-static void note_start(const fork_origin *o) {
+void sp_fork_note_start(const sp_fork_origin *o) {
     if (!recording() || sp_current_thread == o->parent) return;
     sp_thread *self = sp_current_thread ? sp_current_thread : sp_thread_attach();
     if (!self) return; /* out of memory: its calls fall back to the thread-parent rule */
@@ -104,13 +99,13 @@ static void *next_symbol(void **cache, const char *name) {
 typedef struct thread_start {
     void *(*fn)(void *);
     void *arg;
-    fork_origin origin;
+    sp_fork_origin origin;
 } thread_start;
 
 static void *started_thread(void *p) {
     thread_start s = *(thread_start *)p;
     free(p);
-    note_start(&s.origin);
+    sp_fork_note_start(&s.origin);
     return s.fn(s.arg);
 }
 
@@ -120,8 +115,8 @@ static void *real_create;
 SP_INTERPOSE int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
                                 void *arg) {
     create_fn create = (create_fn)next_symbol(&real_create, "pthread_create");
-    fork_origin o;
-    thread_start *s = take_origin(&o) ? malloc(sizeof *s) : NULL;
+    sp_fork_origin o;
+    thread_start *s = sp_fork_take_origin(&o) ? malloc(sizeof *s) : NULL;
     if (!s) return create(thread, attr, fn, arg);
     *s = (thread_start){fn, arg, o};
     int rc = create(thread, attr, started_thread, s);
@@ -135,13 +130,13 @@ SP_INTERPOSE int pthread_create(pthread_t *thread, const pthread_attr_t *attr, v
 typedef struct region_start {
     void (*fn)(void *);
     void *data;
-    fork_origin origin;
+    sp_fork_origin origin;
 } region_start;
 
 /* Runs on every thread of the team; the encountering thread itself is skipped. */
 static void started_region(void *p) {
     region_start *r = p;
-    note_start(&r->origin);
+    sp_fork_note_start(&r->origin);
     r->fn(r->data);
 }
 
@@ -153,7 +148,7 @@ static void started_region(void *p) {
     SP_INTERPOSE ret name(void (*fn)(void *), void *data PARAMS) {                                 \
         ret (*next)(void (*)(void *), void *PARAMS) = next_symbol(&real_##name, #name);            \
         region_start r = {fn, data, {0, 0}};                                                       \
-        if (!take_origin(&r.origin)) return next(fn, data ARGS);                                   \
+        if (!sp_fork_take_origin(&r.origin)) return next(fn, data ARGS);                                   \
         return next(started_region, &r ARGS);                                                      \
     }
 

@@ -16,6 +16,20 @@
 #include "model/model.h"
 #include "record/thread_state.h"
 
+/* Who forks and when, taken on the forking thread. */
+typedef struct sp_fork_origin {
+    sp_thread *parent;
+    uint64_t ticks;
+} sp_fork_origin;
+
+/* On the forking thread: fills o; 0 when nothing is recorded (then nothing to note). */
+int sp_fork_take_origin(sp_fork_origin *o);
+
+/* On a started thread (worker of a team, new pthread) before the user's code runs: notes
+ * that its top-level calls from now on belong under what o's thread had open at o's time.
+ * Nothing on o's own thread. Also the OMPT tool's entry (preload/ompt_tool.c). */
+void sp_fork_note_start(const sp_fork_origin *o);
+
 /* Fills m->forks from the fork points noted for the collected threads
  * (threads[i] has thread id i on `rank`); points whose thread or parent
  * recorded no call are left out. */

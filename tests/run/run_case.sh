@@ -107,6 +107,35 @@ openmp)
     # GCC does not instrument the outlined body (main._omp_fn.0): work() on both threads
     check omp.h5 --exact main=1 work=8
     ;;
+ompt)
+    "$tool" run --quiet -o ompt.h5 -- "$bin/run_ompt" >out.txt 2>err.txt || fail "exit $?: $(cat err.txt)"
+    [ "$(cat out.txt)" = "ompt done on 3 threads" ] || fail "stdout: $(cat out.txt)"
+    [ ! -s err.txt ] || fail "stderr: $(cat err.txt)"
+    check ompt.h5 --exact "omp parallel @ main=2" "omp implicit task @ main=6" \
+        "omp barrier wait=6" "omp parallel @ sweep=1" "omp implicit task @ sweep=3"
+    # the tree: every thread's task under the construct that forked it, the waits inside
+    "$tool" export folded ompt.h5 -o - 2>/dev/null | sed 's/ [0-9]*$//' >stacks.txt
+    printf '%s\n' "scope_profiler.session" "scope_profiler.session;omp parallel @ main" \
+        "scope_profiler.session;omp parallel @ main;omp implicit task @ main" \
+        "scope_profiler.session;omp parallel @ main;omp implicit task @ main;omp barrier wait" \
+        "scope_profiler.session;omp parallel @ sweep" \
+        "scope_profiler.session;omp parallel @ sweep;omp implicit task @ sweep" >want.txt
+    diff want.txt stacks.txt >&2 || fail "call paths differ (above)"
+    # OpenMP thread t sleeps 20 + 40 t ms before the barrier, twice (the file's thread
+    # numbers follow the order the threads first recorded): own times 40 to 200 ms, and
+    # the busiest thread waits least
+    "$tool" events ompt.h5 --format csv >ev.csv || fail "events failed"
+    awk -F, '$1 == "omp implicit task @ main" { own[$7 + 0] += $6 }
+             $1 == "omp barrier wait" { wait[$7 + 0] += $6; own[$7 + 0] -= $6 }
+             END { lo = hi = 0
+                   for (t = 1; t < 3; t++) { if (own[t] < own[lo]) lo = t; if (own[t] > own[hi]) hi = t }
+                   if (own[hi] - own[lo] < 0.1 || own[hi] < 0.18) { print "own", own[0], own[1], own[2]; exit 1 }
+                   if (!(wait[lo] > wait[hi])) { print "waits", wait[0], wait[1], wait[2]; exit 1 } }' ev.csv >&2 ||
+        fail "no thread imbalance in the implicit tasks (above)"
+    # --no-openmp: the run alone
+    "$tool" run --quiet --no-openmp -o off.h5 -- "$bin/run_ompt" >out.txt 2>err.txt || fail "exit $?"
+    check off.h5 --exact scope_profiler.session=1
+    ;;
 mpi_c)
     mpirun_4 4 "$tool" run --quiet -o c.h5 -- "$bin/run_mpi_c" io.dat >out.txt 2>err.txt ||
         fail "exit $?: $(cat err.txt)"
