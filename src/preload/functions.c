@@ -19,7 +19,6 @@ typedef struct function {
     uintptr_t addr;     /* 0 = free; published last (release) */
     sp_region_t region; /* SP_REGION_NONE: excluded */
     int throttled;
-    int named;
 } function;
 
 /* One thread's counts of one function. */
@@ -71,17 +70,20 @@ static int matches(char **globs, size_t n, const char *name) {
     return 0;
 }
 
-/* Under lock: a new function's entry. With name filters its name is looked up
- * now (once per function); else it gets a placeholder named at finalize. */
+/* Under lock: a new function's entry, named now (once per function, the first
+ * call pays for the symbol lookup) so that a journal that a signal or a kill
+ * leaves holds the names too: the journal takes a region's name at its first
+ * call, and no name can be looked up once the process is gone. */
 static sp_region_t new_region(uintptr_t addr) {
-    char name[1024];
-    if (num_includes || num_excludes) {
-        sp_symbolize(addr, name, sizeof name);
-        if (num_includes && !matches(includes, num_includes, name)) return SP_REGION_NONE;
-        if (matches(excludes, num_excludes, name)) return SP_REGION_NONE;
-    }
-    snprintf(name, sizeof name, "<function 0x%lx>", (unsigned long)addr);
-    return sp_region_at(name, NULL, 0);
+    char name[1024], placeholder[64];
+    sp_symbolize(addr, name, sizeof name);
+    if (num_includes && !matches(includes, num_includes, name)) return SP_REGION_NONE;
+    if (matches(excludes, num_excludes, name)) return SP_REGION_NONE;
+    const sp_companion *core = sp_preload_core();
+    snprintf(placeholder, sizeof placeholder, "<function 0x%lx>", (unsigned long)addr);
+    sp_region_t region = sp_region_at(placeholder, NULL, 0);
+    if (core && region != SP_REGION_NONE) sp_preload_rename_region(core, region, name, addr);
+    return region;
 }
 
 static uint32_t slot_of(uintptr_t addr) {
@@ -113,7 +115,11 @@ static counts *counts_of(uint32_t slot) {
         pthread_mutex_unlock(&lock);
     }
     counts **chunk = &mine->chunks[slot / CHUNK];
-    if (!*chunk && !(*chunk = calloc(CHUNK, sizeof **chunk))) return NULL;
+    if (!*chunk) {
+        counts *fresh = calloc(CHUNK, sizeof *fresh);
+        if (!fresh) return NULL;
+        __atomic_store_n(chunk, fresh, __ATOMIC_RELEASE); /* finalize may read it meanwhile */
+    }
     return &(*chunk)[slot % CHUNK];
 }
 
@@ -165,8 +171,10 @@ void __cyg_profile_func_exit(void *fn, void *site) {
     if (f->kind == 0) return;
     counts *c = f->c;
     if (f->kind == 3) {
-        c->counted++;
-        c->counted_ns += (uint64_t)(now_ns() - f->start);
+        /* only this thread writes them; finalize reads them while threads may still run */
+        __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->counted_ns, c->counted_ns + (uint64_t)(now_ns() - f->start),
+                         __ATOMIC_RELAXED);
         return;
     }
     sp_end_at(table[f->slot].region, NULL, 0);
@@ -219,10 +227,10 @@ void sp_preload_functions_start(void) {
 static void counted_total(uint32_t slot, uint64_t *calls, uint64_t *ns) {
     *calls = *ns = 0;
     for (thread_counts *t = all_threads; t; t = t->next) {
-        const counts *chunk = t->chunks[slot / CHUNK];
+        const counts *chunk = __atomic_load_n(&t->chunks[slot / CHUNK], __ATOMIC_ACQUIRE);
         if (!chunk) continue;
-        *calls += chunk[slot % CHUNK].counted;
-        *ns += chunk[slot % CHUNK].counted_ns;
+        *calls += __atomic_load_n(&chunk[slot % CHUNK].counted, __ATOMIC_RELAXED);
+        *ns += __atomic_load_n(&chunk[slot % CHUNK].counted_ns, __ATOMIC_RELAXED);
     }
 }
 
@@ -236,17 +244,13 @@ void sp_preload_functions_name(void) {
         if (!f->addr || f->region == SP_REGION_NONE) continue;
         uint64_t calls, ns;
         counted_total(i, &calls, &ns);
-        if (f->named && !calls) continue;
-        char name[1024], shown[1200];
-        sp_symbolize(f->addr, name, sizeof name);
-        if (calls) { /* the note in the table: what the rows do not hold */
-            snprintf(shown, sizeof shown, "%.1000s [throttled: +%llu calls, +%.6f s not recorded]",
-                     name, (unsigned long long)calls, (double)ns / 1e9);
-            throttled++;
-        } else
-            snprintf(shown, sizeof shown, "%.1000s", name);
+        if (!calls) continue; /* named when it was first called */
+        /* the note in the table: what the rows do not hold */
+        char shown[1200];
+        snprintf(shown, sizeof shown, "%.1000s [throttled: +%llu calls, +%.6f s not recorded]",
+                 sp_region_name(f->region), (unsigned long long)calls, (double)ns / 1e9);
+        throttled++;
         sp_preload_rename_region(core, f->region, shown, f->addr);
-        f->named = 1;
     }
     sp_symbolize_forget();
     pthread_mutex_unlock(&lock);

@@ -54,13 +54,20 @@ static uint32_t hash(const void *p) {
     return (uint32_t)(((uintptr_t)p >> 2) * 0x9E3779B97F4A7C15ull >> 40) & (SITES - 1);
 }
 
-/* Placeholders until finalize names them (sp_preload_ompt_name). */
+/* Under lock: a construct's two regions, named now (the first time the construct runs) so that
+ * a journal a signal leaves holds the names. The return address lies just past the fork call,
+ * inside the construct's function. */
 static void new_site(site *s, const void *codeptr) {
-    char name[64];
+    char function[1024], name[1100];
+    sp_symbolize((uintptr_t)codeptr - 1, function, sizeof function);
     snprintf(name, sizeof name, "<omp parallel %p>", codeptr);
     s->parallel = sp_region_at(name, NULL, 0);
+    snprintf(name, sizeof name, "omp parallel @ %.1000s", function);
+    sp_preload_rename_region(core, s->parallel, name, (uintptr_t)codeptr);
     snprintf(name, sizeof name, "<omp implicit task %p>", codeptr);
     s->task = sp_region_at(name, NULL, 0);
+    snprintf(name, sizeof name, "omp implicit task @ %.1000s", function);
+    sp_preload_rename_region(core, s->task, name, (uintptr_t)codeptr);
 }
 
 static const site *site_of(const void *codeptr) {
@@ -209,24 +216,11 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
     return &tool;
 }
 
-void sp_preload_ompt_name(void) {
-    if (!core) return;
-    pthread_mutex_lock(&lock);
-    for (uint32_t i = 0; i < SITES; i++) {
-        const site *s = &sites[i];
-        if (!s->codeptr) continue;
-        char function[1024], name[1100];
-        /* the return address lies just past the fork call, inside the construct's function */
-        sp_symbolize((uintptr_t)s->codeptr - 1, function, sizeof function);
-        snprintf(name, sizeof name, "omp parallel @ %.1000s", function);
-        sp_preload_rename_region(core, s->parallel, name, (uintptr_t)s->codeptr);
-        snprintf(name, sizeof name, "omp implicit task @ %.1000s", function);
-        sp_preload_rename_region(core, s->task, name, (uintptr_t)s->codeptr);
-    }
-    pthread_mutex_unlock(&lock);
-    if (overflowed)
+void sp_preload_ompt_report(void) {
+    unsigned long lost = __atomic_load_n(&overflowed, __ATOMIC_RELAXED);
+    if (lost)
         fprintf(stderr,
                 "scope-profiler: more than %d OpenMP parallel constructs: %lu regions not "
                 "recorded\n",
-                SITES, overflowed);
+                SITES, lost);
 }

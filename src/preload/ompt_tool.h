@@ -11,7 +11,7 @@
 #ifndef SP_PRELOAD_OMPT_TOOL_H
 #define SP_PRELOAD_OMPT_TOOL_H
 
-/* Before finalize: names the parallel constructs' regions from their addresses. */
-void sp_preload_ompt_name(void);
+/* Before finalize: one stderr line if constructs were left out (more than the table holds). */
+void sp_preload_ompt_report(void);
 
 #endif

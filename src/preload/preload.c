@@ -43,10 +43,11 @@ static char *child_output(void) {
     return path;
 }
 
-/* Names what was recorded by address: functions, OpenMP constructs. */
-static void name_regions(void) {
+/* What the address-keyed recorders have to say at the end: throttled functions' names,
+ * tables that overflowed. */
+static void before_finalize(void) {
 #ifdef SP_HAVE_OMPT
-    sp_preload_ompt_name();
+    sp_preload_ompt_report();
 #endif
     sp_preload_functions_name();
 }
@@ -76,7 +77,7 @@ __attribute__((constructor)) static void start(void) {
     const sp_companion *core = sp_preload_core();
     if (!core) return;
     started_here = 1;
-    core->set_before_finalize(name_regions);
+    core->set_before_finalize(before_finalize);
     if (sp_run_env_on("SCOPE_PROFILER_FUNCTIONS")) sp_preload_functions_start();
     /* libscope_profiler_mpi in the process: MPI_Init starts the session */
     waits_for_mpi = dlsym(RTLD_DEFAULT, "sp_mpi_setup") != NULL;

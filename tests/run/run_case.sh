@@ -107,6 +107,20 @@ openmp)
     # GCC does not instrument the outlined body (main._omp_fn.0): work() on both threads
     check omp.h5 --exact main=1 work=8
     ;;
+signal)
+    # SIGTERM ends the program inside work(): its status stays the signal's, the journal is
+    # kept, and recover gives the five leaf() calls under their names
+    "$tool" run --quiet --functions -o sig.h5 -- "$bin/run_signal" >out.txt 2>err.txt
+    rc=$?
+    [ "$rc" = 143 ] || fail "exit $rc, expected 143 (SIGTERM): $(cat err.txt)"
+    [ "$(cat out.txt)" = "signal: 30, terminating" ] || fail "stdout: $(cat out.txt)"
+    [ ! -e sig.h5 ] || fail "a profile was written although the program was killed"
+    set -- sig.h5.journal-*
+    [ -f "$1" ] || fail "no journal kept: $(ls)"
+    "$tool" recover "$1" -o rec.h5 >rec.txt 2>&1 || fail "recover failed: $(cat rec.txt)"
+    grep -q "received signal 15 (SIGTERM)" rec.txt || fail "recover does not name the signal: $(cat rec.txt)"
+    check rec.h5 --exact leaf=5
+    ;;
 ompt)
     "$tool" run --quiet -o ompt.h5 -- "$bin/run_ompt" >out.txt 2>err.txt || fail "exit $?: $(cat err.txt)"
     [ "$(cat out.txt)" = "ompt done on 3 threads" ] || fail "stdout: $(cat out.txt)"
