@@ -119,15 +119,15 @@ done:
     return out;
 }
 
-static PyObject *py_collect_region_statistics(PyObject *m, PyObject *args, PyObject *kwargs) {
-    (void)m;
-    return region_statistics(args, kwargs, 0);
-}
+/* Module functions that are one shared implementation with a flag. */
+#define SPPY_FLAG_VARIANT(name, impl, flag)                                                      \
+    static PyObject *name(PyObject *m, PyObject *args, PyObject *kwargs) {                       \
+        (void)m;                                                                                 \
+        return impl(args, kwargs, flag);                                                         \
+    }
 
-static PyObject *py_write_region_statistics_json(PyObject *m, PyObject *args, PyObject *kwargs) {
-    (void)m;
-    return region_statistics(args, kwargs, 1);
-}
+SPPY_FLAG_VARIANT(py_collect_region_statistics, region_statistics, 0)
+SPPY_FLAG_VARIANT(py_write_region_statistics_json, region_statistics, 1)
 
 static PyObject *py_write_metadata_json(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;
@@ -265,15 +265,8 @@ done:
     return out;
 }
 
-static PyObject *py_diff(PyObject *m, PyObject *args, PyObject *kwargs) {
-    (void)m;
-    return compare(args, kwargs, 0);
-}
-
-static PyObject *py_check(PyObject *m, PyObject *args, PyObject *kwargs) {
-    (void)m;
-    return compare(args, kwargs, 1);
-}
+SPPY_FLAG_VARIANT(py_diff, compare, 0)
+SPPY_FLAG_VARIANT(py_check, compare, 1)
 
 /* --- export, plot, report, balance ----------------------------------------- */
 
