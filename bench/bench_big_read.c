@@ -6,13 +6,16 @@
  * only those ranks' events as inspect --ranks does), with the events read.
  *   build/bench/bench_big_read [ranks [regions [calls_per_row [keep.h5]]]]
  * With keep.h5 the file is written there and kept (to time the CLI on it).
- * Target (issue 17): open + summary under 2 s.
+ * Target (issue 17): open + summary under 2 s. Issue 29 item 6 measures
+ * `bench_big_read 16384 200 2 keep.h5` (the file's bytes per call printed
+ * here; the CLI's inspect/stats/report timed on keep.h5 with /usr/bin/time).
  */
 #include <scope_profiler.h>
 #include <scope_profiler/results.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +52,12 @@ int main(int argc, char **argv) {
     printf("== %u ranks x %u regions x %llu calls = %llu calls (written in %.2f s)\n", ranks,
            regions, (unsigned long long)calls,
            (unsigned long long)((uint64_t)ranks * regions * calls), bench_now_s() - t0);
+    struct stat sb;
+    uint64_t total_calls = (uint64_t)ranks * regions * calls;
+    if (stat(path, &sb) == 0)
+        printf("file: %.1f MiB, %.1f bytes per call (issue 29 target: under 30)\n",
+               (double)sb.st_size / (1024.0 * 1024.0),
+               total_calls ? (double)sb.st_size / (double)total_calls : 0.0);
 
     sp_error err = {0};
     t0 = bench_now_s();

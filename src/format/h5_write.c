@@ -1,5 +1,8 @@
 #include "format/h5_write.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 hid_t sp_h5_string_type(void) {
     hid_t t = H5Tcopy(H5T_C_S1);
     if (t < 0) return t;
@@ -24,13 +27,14 @@ hid_t sp_h5_dcpl(uint64_t n, size_t elem_size, uint64_t chunk_elements, int gzip
     return dcpl;
 }
 
-int sp_h5_write_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
-                      const void *data, uint64_t n) {
+int sp_h5_write_column(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                       const void *data, uint64_t n, int gzip_level) {
     hsize_t dims = n;
     size_t elem = H5Tget_size(file_type);
     int rc = -1;
     hid_t space = H5Screate_simple(1, &dims, NULL);
-    hid_t dcpl = sp_h5_dcpl(n, elem ? elem : 8, elem ? SP_CONTIGUOUS_MAX_BYTES / elem : 4096, -1);
+    hid_t dcpl =
+        sp_h5_dcpl(n, elem ? elem : 8, elem ? SP_CONTIGUOUS_MAX_BYTES / elem : 4096, gzip_level);
     hid_t ds = -1;
     if (space >= 0 && dcpl >= 0)
         ds = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -42,10 +46,60 @@ int sp_h5_write_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_ty
     return rc;
 }
 
+int sp_h5_write_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                      const void *data, uint64_t n) {
+    return sp_h5_write_column(loc, name, file_type, mem_type, data, n, -1);
+}
+
 int sp_h5_write_strings(hid_t loc, const char *name, const char *const *strings, uint64_t n) {
     hid_t t = sp_h5_string_type();
     if (t < 0) return -1;
     int rc = sp_h5_write_array(loc, name, t, t, strings, n);
+    H5Tclose(t);
+    return rc;
+}
+
+/* A fixed-length UTF-8 type of `size` bytes, padded with NULs (close with H5Tclose). */
+static hid_t fixed_string_type(size_t size) {
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0) return t;
+    if (H5Tset_size(t, size) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+        H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+static int write_fixed_strings(hid_t loc, const char *name, const char *const *strings, uint64_t n,
+                               size_t size, int gzip_level) {
+    char *packed = calloc(n ? n : 1, size);
+    hid_t t = packed ? fixed_string_type(size) : -1;
+    int rc = -1;
+    if (t >= 0) {
+        for (uint64_t i = 0; i < n; i++)
+            memcpy(packed + i * size, strings[i], strlen(strings[i]));
+        rc = sp_h5_write_column(loc, name, t, t, packed, n, gzip_level);
+        H5Tclose(t);
+    }
+    free(packed);
+    return rc;
+}
+
+int sp_h5_write_string_column(hid_t loc, const char *name, const char *const *strings, uint64_t n,
+                              int gzip_level) {
+    size_t longest = 0;
+    for (uint64_t i = 0; i < n && longest <= SP_FIXED_STRING_MAX; i++) {
+        size_t len = strlen(strings[i]);
+        if (len > longest) longest = len;
+    }
+    /* vlen strings cost 16 bytes per row plus a heap object per non-empty one,
+     * which no filter compresses; short strings of a large table are cheaper fixed */
+    if (n * 16 > SP_CONTIGUOUS_MAX_BYTES && longest <= SP_FIXED_STRING_MAX)
+        return write_fixed_strings(loc, name, strings, n, longest ? longest : 1, gzip_level);
+    hid_t t = sp_h5_string_type();
+    if (t < 0) return -1;
+    int rc = sp_h5_write_column(loc, name, t, t, strings, n, gzip_level);
     H5Tclose(t);
     return rc;
 }

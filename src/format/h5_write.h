@@ -26,6 +26,23 @@ hid_t sp_h5_dcpl(uint64_t n, size_t elem_size, uint64_t chunk_elements, int gzip
 int sp_h5_write_array(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
                       const void *data, uint64_t n);
 
+/* The same with shuffle + gzip at gzip_level (-1: none) when the dataset is
+ * large enough to be chunked. */
+int sp_h5_write_column(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                       const void *data, uint64_t n, int gzip_level);
+
+/* Longest value (bytes) of a string column that sp_h5_write_string_column
+ * may store as fixed-length strings. */
+#define SP_FIXED_STRING_MAX 64
+
+/* A 1-D string column (docs/format.md, "Index storage"): variable-length
+ * UTF-8, except that a chunked column (more than 4096 rows) whose values are
+ * all at most SP_FIXED_STRING_MAX bytes is stored as NUL-padded fixed-length
+ * UTF-8 strings of its longest value's size; compressed like
+ * sp_h5_write_column. */
+int sp_h5_write_string_column(hid_t loc, const char *name, const char *const *strings, uint64_t n,
+                              int gzip_level);
+
 /* Writes a 1-D variable-length string dataset. */
 int sp_h5_write_strings(hid_t loc, const char *name, const char *const *strings, uint64_t n);
 

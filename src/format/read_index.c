@@ -110,8 +110,7 @@ static void store(sp_model_row *r, field f, int64_t v) {
     }
 }
 
-sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n,
-                              int *use) {
+sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n, int *use) {
     *use = 1;
     if (n == m->num_rows) return SP_OK;
     /* The Python writer leaves the per-call columns empty in aggregate files. */
@@ -161,6 +160,7 @@ static sp_status fill_string_column(sp_rd *rd, sp_model *m, const char *path, si
             sp_rd_free_strings(values, n);
             values = NULL;
         }
+        if (!st && values) st = sp_rd_share_strings(rd, m, values, n);
     }
     for (size_t i = 0; !st && i < m->num_rows; i++) {
         char **slot = (char **)((char *)&m->rows[i] + offset);

@@ -24,6 +24,12 @@ sp_status sp_rd_index(sp_rd *rd, sp_model *m);
  * (as the Python writer does), which counts as absent. */
 sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, size_t n, int *use);
 
+/* Moves the n strings of values (each owned) into one block shared by the
+ * model's rows, each distinct value once, and points values[] there (the
+ * model frees the block, not the rows' copies). On failure values are
+ * unchanged. */
+sp_status sp_rd_share_strings(sp_rd *rd, sp_model *m, char **values, size_t n);
+
 /* Rows must name distinct (rank, region) pairs. */
 sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
 

@@ -85,8 +85,8 @@ static int write_index(hid_t file, const sp_model *m) {
     /* The one per-call column an aggregate file can fill: the spread (m2) is
      * known from the sums of squares, so std needs no events. */
     if (rc == 0)
-        rc = stats && n ? sp_write_summary_statistics(g, m->rows, n)
-                        : sp_write_summary_statistics(g, NULL, 0);
+        rc = stats && n ? sp_write_summary_statistics(g, m->rows, n, -1)
+                        : sp_write_summary_statistics(g, NULL, 0, -1);
     if (rc == 0) rc = write_empty_columns(file, g);
     if (g >= 0 && H5Gclose(g) < 0) rc = -1;
     free(u);

@@ -33,6 +33,7 @@ struct sp_writer {
     size_t staged;
     /* Compressed columns: we compress each chunk (in parallel) and write it raw. */
     int gzip_level;        /* -1: HDF5 writes the columns as they are */
+    int index_gzip_level;  /* the policy's level for the index columns that are chunked */
     size_t chunk_elements; /* the columns' chunk length */
     sp_chunk_job jobs[3];  /* deltas, durations, thread ids */
     /* The index, written at commit. */
@@ -200,6 +201,7 @@ sp_writer *sp_writer_create(const char *path, uint64_t total_events, int has_thr
     int gzip_level = sp_writer_gzip_level(total_events, options);
     /* Small columns are contiguous (FORMAT.md 2.2), and contiguous ones carry no filter. */
     w->gzip_level = total_events * sizeof(int64_t) > SP_CONTIGUOUS_MAX_BYTES ? gzip_level : -1;
+    w->index_gzip_level = gzip_level;
     w->chunk_elements = total_events < EVENT_CHUNK_ELEMENTS ? total_events : EVENT_CHUNK_ELEMENTS;
     if (w->gzip_level >= 0 && !prepare_jobs(w)) {
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "cannot write %s: out of memory", path);
@@ -431,7 +433,7 @@ sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
         errno = 0;
         hid_t group =
             H5Gcreate2(w->file, "rank_region_index", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        int rc = group >= 0 ? sp_write_index(group, w->rows, w->num_rows) : -1;
+        int rc = group >= 0 ? sp_write_index(group, w->rows, w->num_rows, w->index_gzip_level) : -1;
         if (group >= 0 && H5Gclose(group) < 0) rc = -1;
         /* FORMAT.md: /thread_table only in files whose calls carry thread ids */
         if (rc == 0 && w->ds_threads >= 0 && w->num_threads)

@@ -39,7 +39,7 @@ hid_t sp_h5_stats_file_type(void) {
     return t;
 }
 
-int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
+int sp_write_index(hid_t group, const sp_model_row *rows, size_t n, int gzip_level) {
     uint32_t *u32 = malloc((n ? n : 1) * sizeof *u32);
     uint64_t *u64 = malloc((n ? n : 1) * sizeof *u64);
     int64_t *i64 = malloc((n ? n : 1) * sizeof *i64);
@@ -49,7 +49,7 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     if (rc == 0) {                                                                                 \
         for (size_t i = 0; i < n; i++)                                                             \
             buf[i] = (expr);                                                                       \
-        rc = sp_h5_write_array(group, name, ftype, mtype, buf, n);                                 \
+        rc = sp_h5_write_column(group, name, ftype, mtype, buf, n, gzip_level);                    \
     }
     COLUMN(u32, rows[i].region, "region_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32)
     COLUMN(u32, rows[i].rank, "ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32)
@@ -62,14 +62,14 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     if (rc == 0) {                                                                                 \
         for (size_t i = 0; i < n; i++)                                                             \
             strings[i] = rows[i].field;                                                            \
-        rc = sp_h5_write_strings(group, name, strings, n);                                         \
+        rc = sp_h5_write_string_column(group, name, strings, n, gzip_level);                       \
     }
     STRINGS(source_file, "source_files")
     STRINGS(source_text, "source_texts")
     STRINGS(tags, "tags")
     STRINGS(event_metadata, "event_metadata")
 #undef STRINGS
-    if (rc == 0) rc = sp_write_summary_statistics(group, rows, n);
+    if (rc == 0) rc = sp_write_summary_statistics(group, rows, n, gzip_level);
     free(u32);
     free(u64);
     free(i64);
@@ -77,14 +77,15 @@ int sp_write_index(hid_t group, const sp_model_row *rows, size_t n) {
     return rc;
 }
 
-int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n) {
+int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n, int gzip_level) {
     sp_row_stats *stats = malloc((n ? n : 1) * sizeof *stats);
     if (!stats) return -1;
     for (size_t i = 0; i < n; i++)
         stats[i] = rows[i].stats;
     hid_t ft = sp_h5_stats_file_type(), mt = sp_h5_stats_memory_type();
-    int rc = (ft >= 0 && mt >= 0) ? sp_h5_write_array(group, "summary_statistics", ft, mt, stats, n)
-                                  : -1;
+    int rc = (ft >= 0 && mt >= 0)
+                 ? sp_h5_write_column(group, "summary_statistics", ft, mt, stats, n, gzip_level)
+                 : -1;
     if (ft >= 0) H5Tclose(ft);
     if (mt >= 0) H5Tclose(mt);
     free(stats);

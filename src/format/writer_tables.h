@@ -14,11 +14,12 @@
 hid_t sp_h5_stats_memory_type(void);
 hid_t sp_h5_stats_file_type(void);
 
-/* The /rank_region_index datasets under group, rows' offsets as given. */
-int sp_write_index(hid_t group, const sp_model_row *rows, size_t n);
+/* The /rank_region_index datasets under group, rows' offsets as given;
+ * columns large enough to be chunked get shuffle + gzip at gzip_level (-1: none). */
+int sp_write_index(hid_t group, const sp_model_row *rows, size_t n, int gzip_level);
 
 /* /rank_region_index/summary_statistics (FORMAT.md 2.3) under group. */
-int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n);
+int sp_write_summary_statistics(hid_t group, const sp_model_row *rows, size_t n, int gzip_level);
 
 /* /thread_table. */
 int sp_write_thread_table(hid_t file, const sp_thread_info *threads, size_t count,

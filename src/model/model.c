@@ -1,6 +1,7 @@
 #include "model/model.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,17 @@ static void meta_entry_clear(sp_meta_entry *e) {
     memset(e, 0, sizeof *e);
 }
 
+/* Frees a row's string unless it lies in one of the shared blocks. */
+static void free_row_string(const sp_model *m, char *s) {
+    for (size_t i = 0; i < m->num_shared_strings; i++) {
+        const char *base = m->shared_strings[i];
+        if ((uintptr_t)s >= (uintptr_t)base &&
+            (uintptr_t)s < (uintptr_t)base + m->shared_strings_size[i])
+            return;
+    }
+    free(s);
+}
+
 void sp_model_clear(sp_model *m) {
     if (!m) return;
     free(m->path);
@@ -31,11 +43,15 @@ void sp_model_clear(sp_model *m) {
     free(m->region_names);
     for (size_t i = 0; i < m->num_rows; i++) {
         sp_model_row *r = &m->rows[i];
-        free(r->source_file);
-        free(r->source_text);
-        free(r->tags);
-        free(r->event_metadata);
+        free_row_string(m, r->source_file);
+        free_row_string(m, r->source_text);
+        free_row_string(m, r->tags);
+        free_row_string(m, r->event_metadata);
     }
+    for (size_t i = 0; i < m->num_shared_strings; i++)
+        free(m->shared_strings[i]);
+    free(m->shared_strings);
+    free(m->shared_strings_size);
     free(m->rows);
     free(m->starts);
     free(m->durations);

@@ -148,6 +148,13 @@ typedef struct sp_model {
     uint64_t num_events_loaded; /* events read from the file (< num_events after a
                                    rank-selective read) */
 
+    /* Blocks of distinct row strings the reader shares between rows (a large
+     * index repeats the same few source files, tags and "[]"): a row string
+     * pointing into one of these is not freed on its own. */
+    char **shared_strings;
+    size_t *shared_strings_size;
+    size_t num_shared_strings;
+
     size_t num_meta;
     sp_meta_entry *meta; /* file order */
 

@@ -372,19 +372,68 @@ static void test_uncompressed(void **state) {
     compression_case(SP_COMPRESSION_NONE, 0, "none.h5");
 }
 
+/* The datasets' string type is fixed-length (1) or variable (0). */
+static int is_fixed_string(const char *path, const char *dataset, size_t *size) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t ds = H5Dopen2(f, dataset, H5P_DEFAULT);
+    hid_t t = H5Dget_type(ds);
+    int fixed = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0;
+    *size = H5Tget_size(t);
+    H5Tclose(t);
+    H5Dclose(ds);
+    H5Fclose(f);
+    return fixed;
+}
+
+/* A large index (docs/format.md, "Index storage"): chunked columns are
+ * compressed with the events' policy, short string columns are fixed-length,
+ * a column with a long value stays variable-length; all read back the same. */
+static void large_index_case(sp_compression compression, int expect_deflate, const char *name) {
+    static const char *const names[] = {"step", "solve"};
+    sp_model m;
+    fs_model_init(&m, names, 2);
+    int64_t s[3] = {1000, 2000, 3000}, d[3] = {500, 400, 300};
+    for (uint32_t rank = 0; rank < 5000; rank++) /* 10,000 rows: every column chunked */
+        for (uint32_t region = 0; region < 2; region++) {
+            s[0] = 1000 + rank;
+            fs_model_add_row(&m, rank, region, s, d, 3);
+            sp_model_row *row = &m.rows[m.num_rows - 1];
+            replace(&row->source_file, region ? "solver.c" : "main.c");
+            row->source_line = 10 + region;
+        }
+    replace(&m.rows[7].tags, "[\"solver\", \"\u00e9\"]");
+    replace(&m.rows[8].source_text, "for (int i = 0; i < n; i++) { x[i] = a * x[i] + y[i]; } /* "
+                                    "longer than a fixed-length column takes */");
+    sp_write_options options = {compression, 4};
+    const char *path = fs_path(name);
+    round_trip(&m, name, &options);
+    size_t size = 0;
+    assert_true(is_fixed_string(path, "/rank_region_index/tags", &size));
+    assert_int_equal(size, strlen("[\"solver\", \"\u00e9\"]"));
+    assert_true(is_fixed_string(path, "/rank_region_index/source_files", &size));
+    assert_int_equal(size, strlen("solver.c"));
+    assert_true(is_fixed_string(path, "/rank_region_index/event_metadata", &size));
+    assert_int_equal(size, 2);
+    assert_false(is_fixed_string(path, "/rank_region_index/source_texts", &size));
+    assert_int_equal(has_deflate(path, "/rank_region_index/event_offsets"), expect_deflate);
+    assert_int_equal(has_deflate(path, "/rank_region_index/summary_statistics"), expect_deflate);
+    assert_int_equal(has_deflate(path, "/rank_region_index/tags"), expect_deflate);
+}
+
+static void test_large_index(void **state) {
+    (void)state;
+    large_index_case(SP_COMPRESSION_AUTO, 1, "index_auto.h5");
+    large_index_case(SP_COMPRESSION_NONE, 0, "index_none.h5");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_basic),
-        cmocka_unit_test(test_awkward_strings),
-        cmocka_unit_test(test_message_bytes),
-        cmocka_unit_test(test_metadata_types_in_order),
-        cmocka_unit_test(test_threads),
-        cmocka_unit_test(test_clock_offsets),
-        cmocka_unit_test(test_empty_profile),
-        cmocka_unit_test(test_regions_without_rows),
-        cmocka_unit_test(test_extreme_times),
-        cmocka_unit_test(test_compressed),
-        cmocka_unit_test(test_uncompressed),
+        cmocka_unit_test(test_basic),         cmocka_unit_test(test_awkward_strings),
+        cmocka_unit_test(test_message_bytes), cmocka_unit_test(test_metadata_types_in_order),
+        cmocka_unit_test(test_threads),       cmocka_unit_test(test_clock_offsets),
+        cmocka_unit_test(test_empty_profile), cmocka_unit_test(test_regions_without_rows),
+        cmocka_unit_test(test_extreme_times), cmocka_unit_test(test_compressed),
+        cmocka_unit_test(test_uncompressed),  cmocka_unit_test(test_large_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
