@@ -8,6 +8,8 @@
 #   bench/bench_stream.sh [MILLIONS [BUILD_DIR]]      (default 20, build)
 # Needs /usr/bin/time and about 40 bytes per call of free disk in $TMPDIR.
 set -eu
+# a 100 M-call export on a loaded machine can outlast the CLI's 600 s read guard
+export SCOPE_PROFILER_CLI_TIMEOUT=0
 millions=${1:-20}
 build=${2:-build}
 cli=$build/scope-profiler
@@ -26,7 +28,10 @@ run() {
     else
         status="failed: $(head -c 200 "$work/err" | tr '\n' ' ')"
     fi
-    read -r wall user sys kib < "$work/time"
+    # GNU time puts "Command exited with non-zero status N" first when the command fails
+    read -r wall user sys kib <<EOF_TIME
+$(tail -n 1 "$work/time")
+EOF_TIME
     awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v k="$kib" -v c="$calls" \
         -v st="$status" 'BEGIN { printf "%-24s %9.2f %9.2f %10.1f %10.2f %s\n",
                                  n, w, u + s, k / 1024, k * 1024 / c, (st == "ok" ? "" : st) }'

@@ -133,7 +133,9 @@ static int write_string_column(hid_t group, const char *name, const sp_model_row
     if (!strings) return -1;
     for (size_t i = 0; i < n; i++)
         strings[i] = *(char *const *)((const char *)&rows[i] + field);
-    int rc = sp_h5_write_strings(group, name, strings, n);
+    /* short values fixed-length, as the stream writer stores them (docs/format.md); the
+     * parallel writer's index columns are not compressed */
+    int rc = sp_h5_write_string_column(group, name, strings, n, -1);
     free(strings);
     return rc;
 }
