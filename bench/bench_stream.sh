@@ -42,4 +42,4 @@ for format in chrome-trace perfetto speedscope folded; do
 done
 run "plot gantt" "$cli" plot gantt "$file" -o "$work/plots"
 run inspect "$cli" inspect "$file"
-run stats "$cli" stats "$file"
+run stats "$cli" stats "$file" -o "$work/region_statistics.json"
