@@ -6,6 +6,10 @@
  *   SP_EXPORT_PERFETTO      Perfetto's native protobuf trace (ui.perfetto.dev, trace_processor)
  *   SP_EXPORT_SPEEDSCOPE    speedscope's evented JSON, one profile per rank and thread
  *   SP_EXPORT_FOLDED        "a;b;c <exclusive ns>" lines (flamegraph.pl, inferno, speedscope)
+ *   SP_EXPORT_HATCHET       Caliper's json-split call tree (Hatchet, Thicket), per rank or averaged
+ *   SP_EXPORT_PSTATS        Python's marshal-based pstats file (snakeviz, python3 -m pstats)
+ *   SP_EXPORT_OTF2          an OTF2 archive directory (otf2-print, Vampir, Scalasca); only
+ *                           through sp_export_file(), and only when built with OTF2
  *
  * Every export streams: it walks one rank's call tree at a time and keeps
  * only the open calls (and, for folded, one node per distinct call path), so
@@ -30,7 +34,10 @@ typedef enum sp_export_format {
     SP_EXPORT_CHROME_TRACE = 0,
     SP_EXPORT_PERFETTO,
     SP_EXPORT_SPEEDSCOPE,
-    SP_EXPORT_FOLDED
+    SP_EXPORT_FOLDED,
+    SP_EXPORT_HATCHET,
+    SP_EXPORT_PSTATS,
+    SP_EXPORT_OTF2
 } sp_export_format;
 
 /** Which calls an export (or any call walk) keeps. All-zero selects every call
@@ -54,6 +61,8 @@ typedef struct sp_export_options {
     int gzip;     /* nonzero: the output is gzip-compressed (zlib) */
     int no_args;  /* chrome-trace: complete events without "args" (speedscope appends
                      args to frame names, so every call would become a frame of its own) */
+    int aggregate_ranks; /* hatchet: one row per call path, averaged over the ranks
+                            (Thicket's groupby), instead of one row per path and rank */
 } sp_export_options;
 
 /** What an export will write, known before writing (sp_export_estimate). */
@@ -62,7 +71,8 @@ typedef struct sp_export_estimate {
     uint64_t bytes;          /* expected uncompressed output size */
 } sp_export_estimate;
 
-/** The format's command-line name ("chrome-trace", "perfetto", "speedscope", "folded"). */
+/** The format's command-line name ("chrome-trace", "perfetto", "speedscope", "folded",
+ *  "hatchet", "pstats", "otf2"). */
 SP_API const char *sp_export_format_name(sp_export_format format);
 
 /** Looks a format up by name; returns 0 when the name is unknown. */
@@ -79,13 +89,17 @@ SP_API sp_status sp_export_estimate_size(const sp_results *results, sp_export_fo
  * Writes the export to out (a file or a pipe; nothing is written to out on
  * a selection error). Errors: SP_ERR_BAD_PATTERN, SP_ERR_UNAVAILABLE
  * (aggregate-layout files hold no calls), SP_ERR_NESTING (calls of one thread
- * overlap without nesting), SP_ERR_IO (a failed write), SP_ERR_OUT_OF_MEMORY.
+ * overlap without nesting), SP_ERR_IO (a failed write), SP_ERR_OUT_OF_MEMORY;
+ * SP_ERR_INVALID_ARGUMENT for SP_EXPORT_OTF2 (an archive is a directory).
  */
 SP_API sp_status sp_export_write(const sp_results *results, sp_export_format format,
                                  const sp_export_options *options, FILE *out, sp_error *err);
 
 /** The same into a file, written under a temporary name and renamed into place:
- *  on any error no file is left behind and an older file at path is kept. */
+ *  on any error no file is left behind and an older file at path is kept.
+ *  SP_EXPORT_OTF2 writes the archive directory path (refused with
+ *  SP_ERR_BAD_OPTION when path exists; SP_ERR_UNAVAILABLE when the library was
+ *  built without OTF2). */
 SP_API sp_status sp_export_file(const sp_results *results, sp_export_format format,
                                 const sp_export_options *options, const char *path, sp_error *err);
 

@@ -1,6 +1,7 @@
 /*
  * scope-profiler export FORMAT FILE -o OUT: trace exports for Perfetto,
- * chrome://tracing, speedscope and flame graphs (scope_profiler/export.h),
+ * chrome://tracing, speedscope and flame graphs, and the doors into Hatchet,
+ * Thicket, OTF2 tools and pstats (scope_profiler/export.h),
  * with the selections that keep large runs viewable, a size estimate before
  * writing and a refusal above --max-size.
  */
@@ -24,6 +25,7 @@
 
 const char cli_help_export[] =
     "Usage: scope-profiler export FORMAT FILE -o OUT [OPTIONS]\n"
+    "       scope-profiler export hatchet FILE... -o DIR [OPTIONS]\n"
     "\n"
     "Writes the profile's calls for a timeline or flame-graph viewer. FORMAT:\n"
     "  chrome-trace   Trace Event Format JSON: chrome://tracing, ui.perfetto.dev,\n"
@@ -33,6 +35,14 @@ const char cli_help_export[] =
     "  speedscope     speedscope's JSON: one evented profile per rank and thread\n"
     "  folded         \"a;b;c NS\" lines (exclusive ns per call path) for\n"
     "                 flamegraph.pl, inferno and speedscope\n"
+    "  hatchet        Caliper's json-split call tree for Hatchet (from_caliper) and\n"
+    "                 Thicket: time (inc), time, count per path and rank, the run's\n"
+    "                 metadata as globals; several FILEs: -o DIR, one STEM.json each\n"
+    "  pstats         Python's pstats file (cProfile's format): snakeviz,\n"
+    "                 python3 -m pstats; calls, own and cumulative time per region\n"
+    "                 with its callers\n"
+    "  otf2           an OTF2 archive directory (Vampir, otf2-print): a location per\n"
+    "                 rank and thread, an enter and a leave event per call\n"
     "\n"
     "Output:\n"
     "  -o, --output OUT     the file to write (\"-\": standard output); a name\n"
@@ -45,6 +55,8 @@ const char cli_help_export[] =
     "  --no-args            chrome-trace: no per-call args (speedscope shows each\n"
     "                       call with args as a frame of its own)\n"
     "  --per-rank           folded: the rank (\"rank 3\") is the first frame\n"
+    "  --aggregate-ranks    hatchet: one row per call path, the mean over the ranks\n"
+    "                       (and the largest and smallest rank), for Thicket\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
     "\n"
@@ -67,7 +79,10 @@ const char cli_help_export[] =
     "  scope-profiler export perfetto run.h5 -o run.pftrace\n"
     "  scope-profiler export chrome-trace run.h5 -o run.json.gz --ranks 0-3 --window 10:12\n"
     "  scope-profiler export speedscope run.h5 -o run.speedscope.json --max-events 100000\n"
-    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl > flame.svg\n";
+    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl > flame.svg\n"
+    "  scope-profiler export hatchet run.h5 -o run.json\n"
+    "  scope-profiler export pstats run.h5 -o run.prof && snakeviz run.prof\n"
+    "  scope-profiler export otf2 run.h5 -o run-otf2 && otf2-print run-otf2/traces.otf2\n";
 
 enum {
     OPT_OUTPUT = 1,
@@ -79,7 +94,8 @@ enum {
     OPT_WINDOW,
     OPT_MIN_DURATION,
     OPT_MAX_EVENTS,
-    OPT_DRY_RUN
+    OPT_DRY_RUN,
+    OPT_AGGREGATE_RANKS
 };
 
 static const cli_option OPTIONS[] = {
@@ -93,6 +109,7 @@ static const cli_option OPTIONS[] = {
     {"min-duration", 0, CLI_VALUE, OPT_MIN_DURATION},
     {"max-events", 0, CLI_VALUE, OPT_MAX_EVENTS},
     {"dry-run", 0, CLI_FLAG, OPT_DRY_RUN},
+    {"aggregate-ranks", 0, CLI_FLAG, OPT_AGGREGATE_RANKS},
     CLI_SELECT_OPTIONS,
 };
 
@@ -241,6 +258,9 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_NO_ARGS:
         o->ex.no_args = 1;
         return 0;
+    case OPT_AGGREGATE_RANKS:
+        o->ex.aggregate_ranks = 1;
+        return 0;
     case OPT_RAW_CLOCK:
         o->ex.select.raw_clock = 1;
         return 0;
@@ -315,6 +335,7 @@ static int check_size(const char *path, sp_export_format format, const export_op
  * pipe is written in place. */
 static sp_status write_output(const sp_results *r, sp_export_format format, export_options *o,
                               sp_error *err) {
+    if (format == SP_EXPORT_OTF2) return sp_export_file(r, format, &o->ex, o->output, err);
     if (strcmp(o->output, "-") == 0) return sp_export_write(r, format, &o->ex, stdout, err);
     struct stat st;
     /* devices and pipes are written through; a directory or a socket is refused
@@ -336,17 +357,35 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
 }
 
 static int unknown_format(const char *name) {
-    static const char *const formats[] = {"chrome-trace", "perfetto", "speedscope", "folded"};
+    static const char *const formats[] = {"chrome-trace", "perfetto", "speedscope", "folded",
+                                          "hatchet",      "pstats",   "otf2"};
     return cli_choice_error("export", "FORMAT", name, formats, sizeof formats / sizeof *formats);
+}
+
+/* The format's own option and output rules, before any file is read. */
+static int check_format_options(sp_export_format format, const export_options *o) {
+    if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
+        return cli_usage_error("export", "--per-rank applies to the folded format only");
+    if (o->ex.no_args && format != SP_EXPORT_CHROME_TRACE)
+        return cli_usage_error("export", "--no-args applies to the chrome-trace format only");
+    if (o->ex.aggregate_ranks && format != SP_EXPORT_HATCHET)
+        return cli_usage_error("export", "--aggregate-ranks applies to the hatchet format only");
+    int binary = format == SP_EXPORT_PSTATS || format == SP_EXPORT_OTF2;
+    if (binary && o->output && ends_with(o->output, ".gz"))
+        return cli_usage_error("export",
+                               "the %s output is read uncompressed by its tools: drop the .gz "
+                               "from -o %s",
+                               sp_export_format_name(format), o->output);
+    if (format == SP_EXPORT_OTF2 && o->output && strcmp(o->output, "-") == 0)
+        return cli_usage_error("export", "otf2 writes an archive directory: give -o DIR, not -");
+    return 0;
 }
 
 static int run(const char *format_name, const char *path, export_options *o) {
     sp_export_format format;
     if (!sp_export_format_from_name(format_name, &format)) return unknown_format(format_name);
-    if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
-        return cli_usage_error("export", "--per-rank applies to the folded format only");
-    if (o->ex.no_args && format != SP_EXPORT_CHROME_TRACE)
-        return cli_usage_error("export", "--no-args applies to the chrome-trace format only");
+    int bad = check_format_options(format, o);
+    if (bad) return bad;
     o->ex.select.filter = cli_select_filter(&o->select);
     o->ex.select.threads = o->threads;
     o->ex.select.num_threads = o->num_threads;
@@ -397,6 +436,61 @@ static int run(const char *format_name, const char *path, export_options *o) {
     return rc;
 }
 
+/* The name a file's stem gets in the output directory: DIR/STEM.json. */
+static char *output_in(const char *dir, const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t stem = strlen(base);
+    if (stem > 3 && strcmp(base + stem - 3, ".h5") == 0) stem -= 3;
+    char *out = malloc(strlen(dir) + stem + 8);
+    if (out) sprintf(out, "%s/%.*s.json", dir, (int)stem, base);
+    return out;
+}
+
+/* hatchet FILE... -o DIR: one json-split file per profile (Thicket reads the
+ * list), the directory made when missing; two files with one stem are refused. */
+static int run_each(const char *format_name, const cli_list *files, export_options *o) {
+    const char *dir = o->output;
+    if (!o->dry_run) {
+        struct stat st;
+        if (strcmp(dir, "-") == 0 || ends_with(dir, ".json") || ends_with(dir, ".gz"))
+            return cli_usage_error("export",
+                                   "hatchet with %zu FILEs writes one STEM.json per file: give "
+                                   "-o DIR (a directory)",
+                                   files->count);
+        if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
+            return cli_value_error("export", "cannot make the directory %s: %s", dir,
+                                   strerror(errno));
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+            return cli_usage_error("export",
+                                   "-o %s is not a directory: hatchet with several "
+                                   "FILEs writes one STEM.json per file into a directory",
+                                   dir);
+    }
+    char **outs = calloc(files->count, sizeof *outs);
+    if (!outs) return cli_out_of_memory();
+    int rc = 0;
+    for (size_t i = 0; i < files->count && !rc; i++) {
+        outs[i] = output_in(dir, files->items[i]);
+        if (!outs[i]) rc = cli_out_of_memory();
+        for (size_t k = 0; k < i && !rc; k++)
+            if (strcmp(outs[k], outs[i]) == 0)
+                rc = cli_usage_error("export",
+                                     "%s and %s would both be written to %s: rename one, or "
+                                     "export them one at a time",
+                                     files->items[k], files->items[i], outs[i]);
+    }
+    for (size_t i = 0; i < files->count && !rc; i++) {
+        o->output = outs[i];
+        rc = run(format_name, files->items[i], o);
+    }
+    o->output = dir;
+    for (size_t i = 0; i < files->count; i++)
+        free(outs[i]);
+    free(outs);
+    return rc;
+}
+
 int cli_export(int argc, char **argv) {
     static const cli_command_spec spec = {"export", cli_help_export, OPTIONS,
                                           sizeof OPTIONS / sizeof OPTIONS[0], on_option};
@@ -405,8 +499,8 @@ int cli_export(int argc, char **argv) {
     cli_list args = CLI_LIST_INIT, files = CLI_LIST_INIT;
     int rc = cli_parse(&spec, argc, argv, &o, &args);
     if (!rc && args.count == 0)
-        rc = cli_usage_error("export", "needs a FORMAT (chrome-trace, perfetto, speedscope or "
-                                       "folded) and a FILE");
+        rc = cli_usage_error("export", "needs a FORMAT (chrome-trace, perfetto, speedscope, "
+                                       "folded, hatchet, pstats or otf2) and a FILE");
     sp_export_format format;
     if (!rc && !sp_export_format_from_name(args.items[0], &format))
         rc = unknown_format(args.items[0]); /* before the other checks: the typo is the news */
@@ -417,12 +511,16 @@ int cli_export(int argc, char **argv) {
         if (!rc) rc = cli_expand_files("export", &rest, &files);
         cli_list_free(&rest);
     }
-    if (!rc && files.count != 1)
+    int several = !rc && format == SP_EXPORT_HATCHET && files.count > 1;
+    if (!rc && files.count != 1 && !several)
         rc = cli_usage_error("export", "takes exactly one FILE after FORMAT (%zu given)",
                              files.count);
     if (!rc && !o.output && !o.dry_run)
         rc = cli_usage_error("export", "needs -o OUT (a file, or - for standard output)");
-    if (!rc) rc = run(args.items[0], files.items[0], &o);
+    if (!rc && several)
+        rc = run_each(args.items[0], &files, &o);
+    else if (!rc)
+        rc = run(args.items[0], files.items[0], &o);
     cli_list_free(&args);
     cli_list_free(&files);
     cli_select_free(&o.select);

@@ -26,45 +26,9 @@ typedef struct chrome {
     int any; /* an item was written: the next one needs a comma */
 } chrome;
 
-int sp_sink_json_string(sp_sink *s, const char *text) {
-    char *lit = sp_json_literal(text);
-    if (!lit) return 0;
-    sp_sink_puts(s, lit);
-    free(lit);
-    return 1;
-}
-
 static void next_item(chrome *c) {
     if (c->any) sp_sink_puts(c->job->sink, ",\n");
     c->any = 1;
-}
-
-static void put_meta_value(sp_sink *s, const sp_metadata_item *it, int *ok) {
-    char num[SP_PY_FLOAT_REPR_SIZE];
-    switch (it->type) {
-    case SP_VALUE_INT:
-        sp_sink_i64(s, it->int_value);
-        break;
-    case SP_VALUE_FLOAT:
-        if (isfinite(it->float_value)) {
-            sp_py_float_repr(it->float_value, num);
-            sp_sink_puts(s, num);
-        } else {
-            sp_sink_puts(s, "null");
-        }
-        break;
-    case SP_VALUE_STRING:
-        *ok &= sp_sink_json_string(s, it->string_value);
-        break;
-    case SP_VALUE_STRING_LIST:
-        sp_sink_putc(s, '[');
-        for (size_t i = 0; i < it->list_len; i++) {
-            if (i) sp_sink_putc(s, ',');
-            *ok &= sp_sink_json_string(s, it->list[i]);
-        }
-        sp_sink_putc(s, ']');
-        break;
-    }
 }
 
 static int put_header(sp_export_job *job) {
@@ -79,7 +43,7 @@ static int put_header(sp_export_job *job) {
         if (i) sp_sink_putc(s, ',');
         ok &= sp_sink_json_string(s, it.key);
         sp_sink_putc(s, ':');
-        put_meta_value(s, &it, &ok);
+        sp_sink_json_meta_value(s, &it, &ok);
     }
     sp_sink_puts(s, "}},\"traceEvents\":[\n");
     return ok;

@@ -45,7 +45,13 @@ static uint64_t per_call(sp_export_format format, const sp_export_job *job, uint
         return 2 * (2 + 1 + ts + 2 + 2 + 2 + 2 + 1 + uuid) + 1 + iid;
     }
     case SP_EXPORT_FOLDED:
+    case SP_EXPORT_HATCHET:
+    case SP_EXPORT_PSTATS:
         return 0;
+    case SP_EXPORT_OTF2:
+        /* an enter and a leave record: type, timestamp, region reference */
+        return 2 * (2 + sp_pb_varint_size((uint64_t)(off > 0 ? off : 0) / 2) +
+                    digits(sp_results_num_regions(job->r)) / 2);
     }
     return 0;
 }
@@ -79,7 +85,15 @@ uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job) {
         len = t.len;
         sp_textbuf_free(&t);
         bytes += 16 + len; /* frame tables, interned names */
-        if (format == SP_EXPORT_FOLDED) {
+        if (format == SP_EXPORT_HATCHET || format == SP_EXPORT_PSTATS) {
+            /* hatchet: a node and a row per path (and rank); pstats: an entry
+             * per region and one per caller, a few paths each */
+            uint64_t paths = counts[g] < 8 ? counts[g] : 8;
+            uint64_t rows = format == SP_EXPORT_HATCHET && !job->options->aggregate_ranks
+                                ? sp_call_walker_num_ranks(job->w)
+                                : 1;
+            bytes += paths * (len + 48 + rows * 64);
+        } else if (format == SP_EXPORT_FOLDED) {
             /* One line per distinct path: at most one per call, typically a
              * handful per region (a path of ~4 names and a count). */
             uint64_t paths = counts[g] < 8 ? counts[g] : 8;
