@@ -21,11 +21,13 @@
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_select.h"
+#include "cli/export_data.h"
 #include "scope_profiler/export.h"
 
 const char cli_help_export[] =
     "Usage: scope-profiler export FORMAT FILE -o OUT [OPTIONS]\n"
     "       scope-profiler export hatchet FILE... -o DIR [OPTIONS]\n"
+    "       scope-profiler export data FILE... -o DIR [--data-format csv|json]\n"
     "\n"
     "Writes the profile's calls for a timeline or flame-graph viewer. FORMAT:\n"
     "  chrome-trace   Trace Event Format JSON: chrome://tracing, ui.perfetto.dev,\n"
@@ -43,6 +45,8 @@ const char cli_help_export[] =
     "                 with its callers\n"
     "  otf2           an OTF2 archive directory (Vampir, otf2-print): a location per\n"
     "                 rank and thread, an enter and a leave event per call\n"
+    "  data           the numbers behind the charts, as the Python package's plot\n"
+    "                 --export data: DIR/gantt_data and DIR/durations_data\n"
     "\n"
     "Output:\n"
     "  -o, --output OUT     the file to write (\"-\": standard output); a name\n"
@@ -57,6 +61,8 @@ const char cli_help_export[] =
     "  --per-rank           folded: the rank (\"rank 3\") is the first frame\n"
     "  --aggregate-ranks    hatchet: one row per call path, the mean over the ranks\n"
     "                       (and the largest and smallest rank), for Thicket\n"
+    "  --data-format F      data: csv (default) or json\n"
+    "  --duration-metrics M...  data: total (default), avg, min, max, std\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
     "\n"
@@ -82,7 +88,8 @@ const char cli_help_export[] =
     "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl > flame.svg\n"
     "  scope-profiler export hatchet run.h5 -o run.json\n"
     "  scope-profiler export pstats run.h5 -o run.prof && snakeviz run.prof\n"
-    "  scope-profiler export otf2 run.h5 -o run-otf2 && otf2-print run-otf2/traces.otf2\n";
+    "  scope-profiler export otf2 run.h5 -o run-otf2 && otf2-print run-otf2/traces.otf2\n"
+    "  scope-profiler export data run_1.h5 run_2.h5 -o data --data-format json\n";
 
 enum {
     OPT_OUTPUT = 1,
@@ -95,7 +102,9 @@ enum {
     OPT_MIN_DURATION,
     OPT_MAX_EVENTS,
     OPT_DRY_RUN,
-    OPT_AGGREGATE_RANKS
+    OPT_AGGREGATE_RANKS,
+    OPT_DATA_FORMAT,
+    OPT_DURATION_METRICS
 };
 
 static const cli_option OPTIONS[] = {
@@ -110,6 +119,8 @@ static const cli_option OPTIONS[] = {
     {"max-events", 0, CLI_VALUE, OPT_MAX_EVENTS},
     {"dry-run", 0, CLI_FLAG, OPT_DRY_RUN},
     {"aggregate-ranks", 0, CLI_FLAG, OPT_AGGREGATE_RANKS},
+    {"data-format", 0, CLI_VALUE, OPT_DATA_FORMAT},
+    {"duration-metrics", 0, CLI_LIST, OPT_DURATION_METRICS},
     CLI_SELECT_OPTIONS,
 };
 
@@ -125,6 +136,8 @@ typedef struct export_options {
     int64_t *threads;
     size_t num_threads, threads_cap;
     cli_select select;
+    int has_data_format, data_json;
+    cli_list metrics;
 } export_options;
 
 /* A number with an optional unit from units[] (name, factor); 0 on success. */
@@ -261,6 +274,15 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_AGGREGATE_RANKS:
         o->ex.aggregate_ranks = 1;
         return 0;
+    case OPT_DATA_FORMAT:
+        if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0)
+            return cli_value_error("export", "bad --data-format value \"%s\": use csv or json",
+                                   value);
+        o->has_data_format = 1;
+        o->data_json = strcmp(value, "json") == 0;
+        return 0;
+    case OPT_DURATION_METRICS:
+        return cli_list_add(&o->metrics, value) ? 0 : cli_out_of_memory();
     case OPT_RAW_CLOCK:
         o->ex.select.raw_clock = 1;
         return 0;
@@ -358,7 +380,7 @@ static sp_status write_output(const sp_results *r, sp_export_format format, expo
 
 static int unknown_format(const char *name) {
     static const char *const formats[] = {"chrome-trace", "perfetto", "speedscope", "folded",
-                                          "hatchet",      "pstats",   "otf2"};
+                                          "hatchet",      "pstats",   "otf2",       "data"};
     return cli_choice_error("export", "FORMAT", name, formats, sizeof formats / sizeof *formats);
 }
 
@@ -500,10 +522,14 @@ int cli_export(int argc, char **argv) {
     int rc = cli_parse(&spec, argc, argv, &o, &args);
     if (!rc && args.count == 0)
         rc = cli_usage_error("export", "needs a FORMAT (chrome-trace, perfetto, speedscope, "
-                                       "folded, hatchet, pstats or otf2) and a FILE");
-    sp_export_format format;
-    if (!rc && !sp_export_format_from_name(args.items[0], &format))
+                                       "folded, hatchet, pstats, otf2 or data) and a FILE");
+    sp_export_format format = SP_EXPORT_CHROME_TRACE;
+    int data = !rc && strcmp(args.items[0], "data") == 0;
+    if (!rc && !data && !sp_export_format_from_name(args.items[0], &format))
         rc = unknown_format(args.items[0]); /* before the other checks: the typo is the news */
+    if (!rc && !data && (o.has_data_format || o.metrics.count))
+        rc = cli_usage_error("export", "--data-format and --duration-metrics apply to export "
+                                       "data only");
     if (!rc) {
         cli_list rest = CLI_LIST_INIT;
         for (size_t i = 1; i < args.count && !rc; i++)
@@ -511,19 +537,22 @@ int cli_export(int argc, char **argv) {
         if (!rc) rc = cli_expand_files("export", &rest, &files);
         cli_list_free(&rest);
     }
-    int several = !rc && format == SP_EXPORT_HATCHET && files.count > 1;
+    int several = !rc && (data || format == SP_EXPORT_HATCHET) && files.count > 1;
     if (!rc && files.count != 1 && !several)
         rc = cli_usage_error("export", "takes exactly one FILE after FORMAT (%zu given)",
                              files.count);
     if (!rc && !o.output && !o.dry_run)
         rc = cli_usage_error("export", "needs -o OUT (a file, or - for standard output)");
-    if (!rc && several)
+    if (!rc && data)
+        rc = cli_export_data(&files, o.output ? o.output : "-", o.data_json, &o.metrics, &o.select);
+    else if (!rc && several)
         rc = run_each(args.items[0], &files, &o);
     else if (!rc)
         rc = run(args.items[0], files.items[0], &o);
     cli_list_free(&args);
     cli_list_free(&files);
     cli_select_free(&o.select);
+    cli_list_free(&o.metrics);
     free(o.threads);
     return rc == CLI_PARSED_HELP ? CLI_EXIT_OK : rc;
 }

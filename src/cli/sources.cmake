@@ -9,7 +9,7 @@ set(SP_SOURCES_cli
   stats.c events.c metadata.c
   merge.c merge_scan.c merge_aggregate.c
   cli_compare.c diff.c check.c scaling.c
-  export.c
+  export.c export_data.c
   plot.c report.c help_plot.c
   recover.c
   calibrate.c run.c)

@@ -4,4 +4,4 @@ set(SP_SOURCES_export
   call_select.c call_walk.c names.c sink.c protobuf.c
   chrome_trace.c perfetto.c speedscope.c folded.c
   estimate.c export.c
-  json_value.c path_map.c hatchet.c pstats.c otf2.c)
+  json_value.c path_map.c hatchet.c pstats.c otf2.c plot_data.c)

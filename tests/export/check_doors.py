@@ -384,6 +384,84 @@ def check_otf2():
     expect(glob.glob(os.path.join(OUT, "*.tmp-*")), [], "no temporary archive left")
 
 
+# --- export data -----------------------------------------------------------------
+
+def read_csv(path):
+    import csv
+    with open(path, newline="") as f:
+        raw = f.read()
+    if "\r\n" not in raw or raw.replace("\r\n", "").count("\n") != raw.count("\n") - raw.count("\r\n"):
+        raise AssertionError(f"{path}: records end in CRLF, as Python's csv writes them")
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+def check_data():
+    out = os.path.join(OUT, "data")
+    profile = fixture("multirank_schema3.h5")
+    tool("export", "data", fixture("py_tutorial2.h5"), profile, "-o", out,
+         "--duration-metrics", "total", "avg", "min", "max", "std")
+    expect(sorted(os.listdir(out)), ["durations_data.csv", "gantt_data.csv"], "data files")
+    gantt = read_csv(os.path.join(out, "gantt_data.csv"))
+    expect(gantt[0], ["file", "rank", "region", "start_seconds", "end_seconds"], "gantt header")
+    # every call of each file, from its first call, as the events command gives them
+    for label, path in (("tutorial 2", fixture("py_tutorial2.h5")),
+                        ("synthetic", profile)):  # its label
+        rows = [r for r in gantt[1:] if r[0] == label]
+        events = json.loads(tool("events", path, "--format", "json").stdout)
+        first = min(e["start"] for e in events)
+        want = sorted((e["rank"], e["name"], e["start"] - first, e["end"] - first)
+                      for e in events)
+        got = sorted((int(r[1]), r[2], float(r[3]), float(r[4])) for r in rows)
+        expect(len(got), len(want), f"{label}: one gantt row per call")
+        for g, w in zip(got, want):
+            expect(g[:2], w[:2], f"{label}: gantt row")
+            close(g[2], w[2], f"{label} {g[1]} start")
+            close(g[3], w[3], f"{label} {g[1]} end")
+        expect(rows[0][3], "0.0", f"{label}: x = 0 is the first call")
+    durations = read_csv(os.path.join(out, "durations_data.csv"))
+    expect(durations[0], ["file", "region", "metric", "value_seconds"], "durations header")
+    keys = {"total": "total_duration", "avg": "average_duration", "min": "min_duration",
+            "max": "max_duration", "std": "std_duration"}
+    summary = {r["name"]: r for r in json.loads(tool("inspect", profile, "--format",
+                                                     "json").stdout)}
+    rows = [r for r in durations[1:] if r[0] == "synthetic"]
+    expect(len(rows), 5 * len(summary), "a row per region and metric")
+    for _, region, metric, value in rows:
+        expect(value, repr(float(value)), "shortest float text")
+        close(float(value), summary[region][keys[metric]], f"{region} {metric}")
+    # JSON: the same rows in the plot-data envelope, with the charts' colours
+    twin = os.path.join(OUT, "twin.h5")  # another file with the same label
+    shutil.copy(fixture("py_tutorial2.h5"), twin)
+    tool("export", "data", fixture("py_tutorial2.h5"), twin, "-o", out,
+         "--data-format", "json", "--include", "solve", "--ranks", "0")
+    with open(os.path.join(out, "gantt_data.json")) as f:
+        doc = json.load(f)
+    expect((doc["format"], doc["format_version"], doc["plot"]),
+           ("scope-profiler-plot-data", 1, "gantt"), "envelope")
+    expect(sorted({(i["file"], i["region"]) for i in doc["intervals"]}),
+           [("tutorial 2", "solve"), ("tutorial 2 (2)", "solve")], "labels told apart, --include")
+    expect(len(doc["intervals"]), 10, "5 solve calls per file")
+    for name, colour in doc["colors"].items():
+        if not re.fullmatch(r"#[0-9a-f]{6}", colour):
+            raise AssertionError(f"colour {colour!r} of {name}")
+    with open(os.path.join(out, "durations_data.json")) as f:
+        doc = json.load(f)
+    expect((doc["plot"], doc["metrics"], [b["region"] for b in doc["bars"]]),
+           ("durations", ["total"], ["solve", "solve"]), "durations json")
+    close(doc["bars"][0]["value_seconds"], 0.015782513, "solve total")
+    # bad input: one line, nothing written
+    p = tool("export", "data", "mpi.h5", "-o", os.path.join(OUT, "d2"), "--duration-metrics",
+             "median", rc=2)
+    one_line_error(p, "median", "total, avg, min, max, std")
+    expect(os.path.exists(os.path.join(OUT, "d2", "gantt_data.csv")), False, "nothing written")
+    one_line_error(tool("export", "data", "mpi.h5", "-o", "-", rc=2), "-o DIR")
+    one_line_error(tool("export", "data", "mpi.h5", "-o", "x", "--data-format", "xml", rc=2),
+                   "csv or json")
+    one_line_error(tool("export", "folded", "mpi.h5", "-o", "-", "--data-format", "json", rc=2),
+                   "export data only")
+
+
 def check_otf2_unavailable():
     target = os.path.join(OUT, "archive")
     p = tool("export", "otf2", "mpi.h5", "-o", target, rc=2)
