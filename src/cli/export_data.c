@@ -73,8 +73,6 @@ int cli_export_data(const cli_list *files, const char *dir, int json, const cli_
         if (!labels[i]) rc = cli_out_of_memory();
     for (size_t i = 0; !rc && i < runs.count; i++)
         rc = cli_select_check(select, runs.items[i], files->items[i]);
-    if (!rc && stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
-        rc = cli_value_error("export", "cannot make the directory %s: %s", dir, strerror(errno));
     sp_filter filter = cli_select_filter(select);
     sp_plot_data d = {cli_runs_items(&runs),
                       (const char *const *)labels,
@@ -92,6 +90,8 @@ int cli_export_data(const cli_list *files, const char *dir, int json, const cli_
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         }
+    if (!rc && stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
+        rc = cli_value_error("export", "cannot make the directory %s: %s", dir, strerror(errno));
     for (int k = 0; !rc && k < 2; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.%s", dir, names[k], json ? "json" : "csv");

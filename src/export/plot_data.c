@@ -65,8 +65,8 @@ static sp_status gantt_rows(row_writer *w, const sp_plot_data *d, size_t run, sp
     const sp_results *r = d->runs[run];
     if (!sp_results_has_events(r))
         return sp_error_set(err, SP_ERR_UNAVAILABLE,
-                            "%s holds no calls (aggregate layout): gantt data needs them; "
-                            "durations data is written from its totals",
+                            "%s holds aggregate statistics only (no calls): gantt_data needs "
+                            "per-call events; nothing written",
                             sp_results_path(r));
     size_t count;
     const sp_mpi_region **regions = sp_results_get_regions(r, d->filter, &count, err);

@@ -454,8 +454,16 @@ def check_data():
     p = tool("export", "data", "mpi.h5", "-o", os.path.join(OUT, "d2"), "--duration-metrics",
              "median", rc=2)
     one_line_error(p, "median", "total, avg, min, max, std")
-    expect(os.path.exists(os.path.join(OUT, "d2", "gantt_data.csv")), False, "nothing written")
+    expect(os.path.exists(os.path.join(OUT, "d2")), False, "nothing written, no directory made")
     one_line_error(tool("export", "data", "mpi.h5", "-o", "-", rc=2), "-o DIR")
+    # an aggregate-layout file (no calls): every door says so in one line, writes nothing
+    agg = os.path.join(OUT, "agg.h5")
+    subprocess.run([sys.executable, os.path.join(SRC, "..", "cli", "python_aggregate",
+                                                  "make_aggregate.py"), agg], check=True)
+    for fmt in ("hatchet", "pstats", "otf2", "data"):
+        target = os.path.join(OUT, "agg_" + fmt)
+        one_line_error(tool("export", fmt, agg, "-o", target, rc=2), "aggregate")
+        expect(os.path.exists(target), False, f"{fmt}: nothing written for an aggregate file")
     one_line_error(tool("export", "data", "mpi.h5", "-o", "x", "--data-format", "xml", rc=2),
                    "csv or json")
     one_line_error(tool("export", "folded", "mpi.h5", "-o", "-", "--data-format", "json", rc=2),
