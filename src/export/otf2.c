@@ -49,8 +49,7 @@ typedef struct otf2_out {
     OTF2_EvtWriter **writers; /* per lane */
     uint64_t *events;         /* per lane */
     size_t num_lanes;
-    int64_t base; /* the run's time origin: the archive's global offset */
-    uint64_t last;
+    uint64_t first, last; /* the earliest and latest timestamp: the clock properties */
     OTF2_ErrorCode failed;
 } otf2_out;
 
@@ -78,10 +77,13 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks FLUSH = {pre_flush, post_flush};
 
+/* Timestamps are the calls' own nanoseconds (aligned to rank 0's clock, or as
+ * stored with raw_clock); the global offset and length are taken from them. */
 static uint64_t stamp(otf2_out *o, int64_t ns) {
-    uint64_t t = ns > o->base ? (uint64_t)(ns - o->base) : 0;
+    uint64_t t = ns > 0 ? (uint64_t)ns : 0;
+    if (t < o->first) o->first = t;
     if (t > o->last) o->last = t;
-    return (uint64_t)o->base + t;
+    return t;
 }
 
 static sp_status record(otf2_out *o, const sp_walk_call *call, int leave) {
@@ -240,11 +242,12 @@ static OTF2_ErrorCode write_definitions(otf2_out *o) {
     sp_error err = {0};
     if (sp_names_build(&names, o->job->r, SP_NAMES_UTF8, &err) != SP_OK)
         return OTF2_ERROR_MEM_ALLOC_FAILED;
+    if (o->first > o->last) o->first = o->last = 0; /* no call */
     defs d = {OTF2_Archive_GetGlobalDefWriter(o->archive), 0, OTF2_SUCCESS};
     if (!d.g) d.rc = OTF2_ERROR_MEM_ALLOC_FAILED;
     if (d.rc == OTF2_SUCCESS)
-        d.rc = OTF2_GlobalDefWriter_WriteClockProperties(d.g, 1000000000u, (uint64_t)o->base,
-                                                         o->last + 1, OTF2_UNDEFINED_TIMESTAMP);
+        d.rc = OTF2_GlobalDefWriter_WriteClockProperties(
+            d.g, 1000000000u, o->first, o->last - o->first + 1, OTF2_UNDEFINED_TIMESTAMP);
     if (d.rc == OTF2_SUCCESS) d.rc = OTF2_GlobalDefWriter_WriteString(d.g, 0, "");
     write_regions(&d, o->job->r, &names);
     sp_metadata_item host;
@@ -311,8 +314,7 @@ sp_status sp_write_otf2(sp_export_job *job, const char *dir) {
     memset(&o, 0, sizeof o);
     o.job = job;
     o.num_lanes = sp_call_walker_num_lanes(job->w);
-    o.base = sp_results_time_origin_ns(job->r);
-    if (o.base < 0) o.base = 0;
+    o.first = UINT64_MAX;
     o.writers = calloc(o.num_lanes + 1, sizeof *o.writers);
     o.events = calloc(o.num_lanes + 1, sizeof *o.events);
     char *tmp = NULL;

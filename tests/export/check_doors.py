@@ -348,6 +348,13 @@ def compare_otf2(profile, archive):
                 raise AssertionError(f"{profile} rank {rank} {n}: ts {t} != {w}")
         total += len(got)
     expect(total, 2 * len(rows), f"{profile}: an enter and a leave per call")
+    # the clock properties span the events: offset the first timestamp, length to the last
+    p = subprocess.run(["otf2-print", "-G", os.path.join(archive, "traces.otf2")],
+                       capture_output=True, text=True, check=True)
+    m = re.search(r"Global Offset: (\d+), Length: (\d+)", p.stdout)
+    stamps = [t for events in seq.values() for _, t, _ in events]
+    expect((int(m.group(1)), int(m.group(2))), (min(stamps), max(stamps) - min(stamps) + 1),
+           f"{profile}: clock properties")
 
 
 def check_otf2():
