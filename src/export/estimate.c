@@ -49,9 +49,10 @@ static uint64_t per_call(sp_export_format format, const sp_export_job *job, uint
     case SP_EXPORT_PSTATS:
         return 0;
     case SP_EXPORT_OTF2:
-        /* an enter and a leave record: type, timestamp, region reference */
-        return 2 * (2 + sp_pb_varint_size((uint64_t)(off > 0 ? off : 0) / 2) +
-                    digits(sp_results_num_regions(job->r)) / 2);
+        /* an enter and a leave record, each after a timestamp record (type and
+         * 8 bytes): type, length, the region reference (measured: 23.0 bytes
+         * per call for 200,000 calls of 2 regions) */
+        return 2 * (9 + 2 + (sp_results_num_regions(job->r) > 127 ? 2 : 1));
     }
     return 0;
 }
