@@ -12,6 +12,12 @@
 #include "record/store.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
+/* A thread's inline-path structure before its first call: no cursors, no open
+ * call, so that every call goes out of line (busy is written by many threads
+ * here, atomically, only until each attaches). */
+static sp_internal_hot_ unattached = {.abi = SP_INTERNAL_HOT_ABI_};
+__thread sp_internal_hot_ *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec"))) =
+    &unattached;
 
 /* Chunks start small (100,000 regions called once cost 100,000 x 288
  * bytes) and double up to 1 MiB, so the bookkeeping per call stays far
@@ -48,6 +54,7 @@ static void on_thread_exit(void *state) {
     }
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
+    sp_internal_hot_v1_ = &unattached;
 }
 
 static void make_exit_key(void) {
@@ -71,7 +78,9 @@ sp_thread *sp_thread_attach(void) {
     list_head = t;
     pthread_mutex_unlock(&list_lock);
     pthread_setspecific(exit_key, t);
+    t->abi = SP_INTERNAL_HOT_ABI_;
     sp_current_thread = t;
+    sp_internal_hot_v1_ = (sp_internal_hot_ *)(void *)t; /* the inline path may use it now */
     return t;
 }
 
@@ -180,8 +189,7 @@ int sp_thread_make_room(sp_thread *t, sp_region_t region) {
 
 int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
     /* refuse what could never fit before taking anything */
-    if (calls > UINT64_MAX / 32 || !sp_store_could_take(calls * sizeof(sp_event_slot)))
-        return 0;
+    if (calls > UINT64_MAX / 32 || !sp_store_could_take(calls * sizeof(sp_event_slot))) return 0;
     if (!sp_thread_make_room(t, region)) return 0;
     sp_row_chunks *row = &t->rows[region];
     sp_row_cursor *cursor = &t->cursors[region];
