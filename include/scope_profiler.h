@@ -298,8 +298,8 @@ SP_API extern int sp_internal_active_;
 /* The inline path's view of a thread (ABI 1). A header of another ABI names
  * its structure, its thread pointer and its out-of-line calls differently, so
  * a program built against it never reads this layout: a library of another
- * ABI keeps this one's names with a structure that sends every call out of
- * line, where it is recorded correctly (with one warning on stderr). */
+ * ABI keeps this one's names with the pointer always NULL, so that every call
+ * goes out of line, where it is recorded correctly (with one warning). */
 #define SP_INTERNAL_HOT_ABI_ 1
 typedef struct sp_internal_hot_call_ {
     uint64_t start, end; /* clock ticks; end == 0 while the call is open */
@@ -331,9 +331,9 @@ typedef struct sp_internal_hot_ {
 } sp_internal_hot_;
 
 #if defined(__GNUC__)
-/* The calling thread's structure once it recorded; before that (and after the
- * thread's end) a shared one with no cursors and no open call, so that the
- * inline path needs no NULL test and goes out of line. */
+/* The calling thread's structure once it recorded in this session, else NULL
+ * (sp_finalize sets it back to NULL for every thread, so that outside a
+ * session a call costs two loads and no store). */
 SP_API extern __thread sp_internal_hot_ *sp_internal_hot_v1_
     __attribute__((tls_model("initial-exec")));
 #endif
@@ -387,7 +387,9 @@ static inline __attribute__((always_inline)) void sp_internal_hot_leave_(sp_inte
 /* Records a begin inline and returns 1; 0: the out-of-line path decides (no
  * session, the thread's first call, a full chunk, another mode). */
 static inline __attribute__((always_inline)) int sp_internal_hot_begin_(sp_region_t region) {
-    sp_internal_hot_ *t = sp_internal_hot_v1_;
+    /* relaxed: sp_finalize clears it for every thread, see below */
+    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
+    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
     sp_internal_hot_enter_(t);
     if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && region < t->num_cursors)) {
         sp_internal_hot_cursor_ *cursor = &t->cursors[region];
@@ -411,7 +413,9 @@ static inline __attribute__((always_inline)) int sp_internal_hot_begin_(sp_regio
 /* Ends the innermost open call inline if it is of `region` and returns 1;
  * 0: the out-of-line path decides. */
 static inline __attribute__((always_inline)) int sp_internal_hot_end_(sp_region_t region) {
-    sp_internal_hot_ *t = sp_internal_hot_v1_;
+    /* relaxed: sp_finalize clears it for every thread, see below */
+    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
+    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
     sp_internal_hot_enter_(t);
     uint32_t depth = t->depth;
     if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && depth != 0)) {

@@ -12,12 +12,7 @@
 #include "record/store.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
-/* A thread's inline-path structure before its first call: no cursors, no open
- * call, so that every call goes out of line (busy is written by many threads
- * here, atomically, only until each attaches). */
-static sp_internal_hot_ unattached = {.abi = SP_INTERNAL_HOT_ABI_};
-__thread sp_internal_hot_ *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec"))) =
-    &unattached;
+__thread sp_internal_hot_ *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));
 
 /* Chunks start small (100,000 regions called once cost 100,000 x 288
  * bytes) and double up to 1 MiB, so the bookkeeping per call stays far
@@ -54,7 +49,7 @@ static void on_thread_exit(void *state) {
     }
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
-    sp_internal_hot_v1_ = &unattached;
+    __atomic_store_n(&sp_internal_hot_v1_, NULL, __ATOMIC_RELAXED);
 }
 
 static void make_exit_key(void) {
@@ -79,8 +74,9 @@ sp_thread *sp_thread_attach(void) {
     pthread_mutex_unlock(&list_lock);
     pthread_setspecific(exit_key, t);
     t->abi = SP_INTERNAL_HOT_ABI_;
+    t->hot_slot = &sp_internal_hot_v1_;
     sp_current_thread = t;
-    sp_internal_hot_v1_ = (sp_internal_hot_ *)(void *)t; /* the inline path may use it now */
+    sp_thread_publish(t);
     return t;
 }
 
@@ -173,6 +169,7 @@ size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
 /* The thread's first call in this session: number it in order of arrival. */
 static void join_session(sp_thread *t) {
     t->in_session = 1;
+    sp_thread_publish(t); /* finalize cleared it: the inline path again */
     pthread_mutex_lock(&list_lock);
     t->index = num_threads++;
     pthread_mutex_unlock(&list_lock);
@@ -286,8 +283,10 @@ void sp_thread_reset_all(void) {
             free(t);
             continue;
         }
-        /* Live threads are numbered again on their first call of the next session. */
+        /* Live threads are numbered again on their first call of the next session;
+         * until then their calls take two loads (none is inside one: quiesced) */
         t->in_session = 0;
+        __atomic_store_n(t->hot_slot, NULL, __ATOMIC_RELAXED);
         link = &t->next;
     }
     num_threads = 0;
@@ -328,6 +327,7 @@ void sp_thread_forget_after_fork(void) {
     }
     list_head = self;
     if (self) self->next = NULL;
+    if (self) __atomic_store_n(self->hot_slot, NULL, __ATOMIC_RELAXED); /* the child records not */
     num_threads = 0;
     has_session_owner = 0;
 }

@@ -100,6 +100,7 @@ typedef struct sp_thread {
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
     int pooled_block;             /* its first block was an ended thread's (record/store.c) */
+    sp_internal_hot_ **hot_slot; /* the thread's sp_internal_hot_v1_ (its TLS) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
     sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
@@ -135,6 +136,11 @@ _Static_assert(sizeof(sp_row_cursor) == sizeof(sp_internal_hot_cursor_) &&
                    sizeof(sp_frame) == sizeof(sp_internal_hot_frame_) &&
                    sizeof(sp_journal_chunk) == sizeof(sp_internal_hot_chunk_),
                "the inline path's arrays have the library's strides");
+
+/* Points the calling thread's sp_internal_hot_v1_ at t (the inline path may use it). */
+static inline void sp_thread_publish(sp_thread *t) {
+    __atomic_store_n(&sp_internal_hot_v1_, (sp_internal_hot_ *)(void *)t, __ATOMIC_RELAXED);
+}
 
 /* Creates this thread's state and links it into the list; NULL if out of memory. */
 sp_thread *sp_thread_attach(void);
