@@ -283,9 +283,157 @@ SP_API const void *sp_companion_interface(unsigned version);
 
 /* --- Hot path ------------------------------------------------------------
  * sp_begin()/sp_end() test one flag inline, so that before sp_setup(), after
- * sp_finalize() and when disabled they cost about a nanosecond.
- * Not part of the API: sp_internal_active_, sp_internal_*_.  */
+ * sp_finalize() and when disabled they cost about a nanosecond. While a
+ * session records, the usual call (x86-64, GCC or Clang) is recorded inline
+ * into the calling thread's buffers through a small per-thread structure
+ * whose layout is ABI version SP_INTERNAL_HOT_ABI_ (src/record/README.md);
+ * everything unusual goes to the library's out-of-line path.
+ * Not part of the API: sp_internal_*, SP_INTERNAL_*.  */
 SP_API extern int sp_internal_active_;
+/* sp_internal_active_ while a session records and the inline path may be
+ * taken (the TSC is the clock, membarrier works, not aggregate mode); any
+ * other nonzero value: recording, but only out of line. */
+#define SP_INTERNAL_ACTIVE_INLINE_ 3
+
+/* The inline path's view of a thread (ABI 1). A header of another ABI names
+ * its structure, its thread pointer and its out-of-line calls differently, so
+ * a program built against it never reads this layout: a library of another
+ * ABI keeps this one's names with the pointer always NULL, so that every call
+ * goes out of line, where it is recorded correctly (with one warning). */
+#define SP_INTERNAL_HOT_ABI_ 1
+typedef struct sp_internal_hot_call_ {
+    uint64_t start, end; /* clock ticks; end == 0 while the call is open */
+} sp_internal_hot_call_;
+typedef struct sp_internal_hot_chunk_ { /* the header of a chunk of calls */
+    uint32_t fixed_[6];
+    uint64_t check_;
+    uint64_t calls_check; /* XOR of sp_internal_hot_mix_() over its completed calls */
+    uint32_t pending;     /* 1 + the index of the call whose end was stored last */
+    uint32_t reserved_;
+} sp_internal_hot_chunk_;
+typedef struct sp_internal_hot_cursor_ { /* where a region's next call goes */
+    sp_internal_hot_call_ *next, *limit;
+    sp_internal_hot_chunk_ *chunk;
+} sp_internal_hot_cursor_;
+typedef struct sp_internal_hot_frame_ { /* an open call */
+    sp_internal_hot_call_ *slot;
+    sp_internal_hot_chunk_ *chunk;
+    sp_region_t region;
+} sp_internal_hot_frame_;
+typedef struct sp_internal_hot_ {
+    sp_internal_hot_cursor_ *cursors; /* indexed by handle */
+    uint32_t num_cursors;
+    uint32_t depth;
+    sp_internal_hot_frame_ *stack;
+    uint32_t stack_capacity;
+    int busy;     /* inside a recording call (the session switch waits for 0) */
+    uint32_t abi; /* SP_INTERNAL_HOT_ABI_ of the library that made it */
+} sp_internal_hot_;
+
+#if defined(__GNUC__)
+/* The calling thread's structure once it recorded in this session, else NULL
+ * (sp_finalize sets it back to NULL for every thread, so that outside a
+ * session a call costs two loads and no store). */
+SP_API extern __thread sp_internal_hot_ *sp_internal_hot_v1_
+    __attribute__((tls_model("initial-exec")));
+#endif
+SP_API void sp_internal_begin_v1_(sp_region_t region);
+SP_API void sp_internal_end_v1_(sp_region_t region, const char *file, int line);
+SP_API void sp_internal_begin_name_v1_(const char *name, const char *file, int line);
+SP_API void sp_internal_end_name_v1_(const char *name, const char *file, int line);
+
+/* One completed call's share of its chunk's calls_check: every bit of the
+ * call's index, start and end moves the result (the journal's check,
+ * docs/format.md). */
+static inline uint64_t sp_internal_hot_mix_(uint64_t index, uint64_t start, uint64_t end) {
+    uint64_t h = (start ^ (index * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+    h ^= end + (h >> 29);
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+/* Stores a call's end and its share of the chunk's check, in the order the
+ * journal's recovery relies on: pending, end, check. */
+static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, uint64_t now) {
+    sp_internal_hot_chunk_ *c = frame->chunk;
+    sp_internal_hot_call_ *slot = frame->slot;
+    uint64_t i = (uint64_t)(slot - (sp_internal_hot_call_ *)(c + 1));
+    c->pending = (uint32_t)i + 1;
+#if defined(__GNUC__)
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* kept in this order in the mapped journal */
+#endif
+    slot->end = now;
+#if defined(__GNUC__)
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#endif
+    c->calls_check ^= sp_internal_hot_mix_(i, slot->start, now);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH)
+#define SP_INTERNAL_HOT_INLINE_ 1
+#define SP_INTERNAL_LIKELY_(x) __builtin_expect(!!(x), 1)
+/* Marks the thread busy (the session switch waits for busy to clear,
+ * src/record/quiesce.h); the caller clears it in every case. */
+static inline __attribute__((always_inline)) void sp_internal_hot_enter_(sp_internal_hot_ *t) {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    __asm__ __volatile__("" ::: "memory");
+}
+static inline __attribute__((always_inline)) int sp_internal_hot_inline_on_(void) {
+    return __atomic_load_n(&sp_internal_active_, __ATOMIC_ACQUIRE) == SP_INTERNAL_ACTIVE_INLINE_;
+}
+static inline __attribute__((always_inline)) void sp_internal_hot_leave_(sp_internal_hot_ *t) {
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+/* Records a begin inline and returns 1; 0: the out-of-line path decides (no
+ * session, the thread's first call, a full chunk, another mode). */
+static inline __attribute__((always_inline)) int sp_internal_hot_begin_(sp_region_t region) {
+    /* relaxed: sp_finalize clears it for every thread, see below */
+    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
+    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
+    sp_internal_hot_enter_(t);
+    if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && region < t->num_cursors)) {
+        sp_internal_hot_cursor_ *cursor = &t->cursors[region];
+        sp_internal_hot_call_ *slot = cursor->next;
+        uint32_t depth = t->depth;
+        if (SP_INTERNAL_LIKELY_(slot != cursor->limit && depth < t->stack_capacity)) {
+            cursor->next = slot + 1;
+            sp_internal_hot_frame_ *frame = &t->stack[depth];
+            t->depth = depth + 1;
+            frame->slot = slot;
+            frame->chunk = cursor->chunk;
+            frame->region = region;
+            slot->start = __builtin_ia32_rdtsc();
+            sp_internal_hot_leave_(t);
+            return 1;
+        }
+    }
+    sp_internal_hot_leave_(t);
+    return 0;
+}
+/* Ends the innermost open call inline if it is of `region` and returns 1;
+ * 0: the out-of-line path decides. */
+static inline __attribute__((always_inline)) int sp_internal_hot_end_(sp_region_t region) {
+    /* relaxed: sp_finalize clears it for every thread, see below */
+    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
+    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
+    sp_internal_hot_enter_(t);
+    uint32_t depth = t->depth;
+    if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && depth != 0)) {
+        sp_internal_hot_frame_ *frame = &t->stack[depth - 1];
+        if (SP_INTERNAL_LIKELY_(frame->region == region)) {
+            t->depth = depth - 1;
+            sp_internal_hot_finish_(frame, __builtin_ia32_rdtsc());
+            sp_internal_hot_leave_(t);
+            return 1;
+        }
+    }
+    sp_internal_hot_leave_(t);
+    return 0;
+}
+#endif
+
+/* The previous ABI's out-of-line calls (no inline path): kept for programs
+ * built against that header; they record correctly and warn once. */
 SP_API void sp_internal_begin_(sp_region_t region);
 SP_API void sp_internal_end_(sp_region_t region, const char *file, int line);
 SP_API void sp_internal_begin_name_(const char *name, const char *file, int line);
@@ -301,7 +449,10 @@ SP_API void sp_internal_end_name_(const char *name, const char *file, int line);
 
 /** Starts a call of `region` on the calling thread. */
 static inline void sp_begin(sp_region_t region) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_(region);
+#ifdef SP_INTERNAL_HOT_INLINE_
+    if (SP_INTERNAL_LIKELY_(sp_internal_hot_begin_(region))) return;
+#endif
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_v1_(region);
 }
 
 /**
@@ -313,13 +464,16 @@ static inline void sp_begin(sp_region_t region) {
  * `region` ends here; otherwise the call is ignored.
  */
 static inline void sp_end_at(sp_region_t region, const char *file, int line) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_(region, file, line);
+#ifdef SP_INTERNAL_HOT_INLINE_
+    if (SP_INTERNAL_LIKELY_(sp_internal_hot_end_(region))) return;
+#endif
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v1_(region, file, line);
 }
 #define sp_end(region) sp_end_at((region), __FILE__, __LINE__)
 
 /** sp_begin() by name: looks the name up in a per-thread cache, no lock on a hit. */
 static inline void sp_begin_name_at(const char *name, const char *file, int line) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_name_(name, file, line);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_name_v1_(name, file, line);
 }
 #if defined(__GNUC__)
 /* A name the compiler knows (a string literal) gets its handle cached at the
@@ -333,7 +487,7 @@ static inline void sp_begin_name_at(const char *name, const char *file, int line
 
 /** sp_end() by name. */
 static inline void sp_end_name_at(const char *name, const char *file, int line) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_name_(name, file, line);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_name_v1_(name, file, line);
 }
 #if defined(__GNUC__)
 #define sp_end_name(name)                                                                          \
@@ -396,6 +550,25 @@ SP_API sp_region_t sp_internal_name_site_(sp_internal_name_site_t_ *site, const 
 /* The same pointer (a function, so that comparing with a literal does not warn). */
 static inline int sp_internal_same_pointer_(const char *a, const char *b) {
     return a == b;
+}
+/* A process-wide cache of literal names for the C++ layer (sp::Region{"name"}),
+ * which has no call-site storage: slot by the literal's address, written once
+ * (under a lock), then only read; a hit is checked byte for byte against the
+ * name's text (`text`, zero-padded), so a reused buffer is never mistaken. */
+#define SP_INTERNAL_LITERAL_SLOTS_ 256
+#define SP_INTERNAL_LITERAL_BYTES_ 32
+typedef struct sp_internal_literal_t_ {
+    const char *key;
+    sp_region_t handle;
+    char text[SP_INTERNAL_LITERAL_BYTES_];
+} sp_internal_literal_t_;
+SP_API extern sp_internal_literal_t_ sp_internal_literals_[SP_INTERNAL_LITERAL_SLOTS_];
+/* The handle of the name in the `capacity` bytes at `name` (looked up through
+ * the per-thread name cache), entered into its slot if the slot is free. */
+SP_API sp_region_t sp_internal_literal_(const char *name, uint64_t capacity, const char *file,
+                                        int line);
+static inline uint32_t sp_internal_literal_slot_(const char *name) {
+    return (uint32_t)(((uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 56);
 }
 #define SP_INTERNAL_NAME_SITE_(name)                                                               \
     __extension__({                                                                                \

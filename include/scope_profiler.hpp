@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <utility>
 #if __cplusplus >= 201703L
 #include <string_view>
@@ -126,6 +127,30 @@ class Session {
     sp_finalize_options finalize_options_;
 };
 
+namespace detail {
+/** Only `const char *` and `char *` (Region's pointer constructor is a
+ *  template, so that a literal prefers the more specialised array one). */
+template <class T>
+using if_name_pointer = typename std::enable_if<
+    std::is_same<T, const char *>::value || std::is_same<T, char *>::value, int>::type;
+
+#ifndef SP_DISABLE
+/** The handle of the name in an array (a literal, typically): from the
+ *  process-wide literal cache when its slot holds this address with exactly
+ *  these N bytes, else through the library (scope_profiler.h). */
+template <std::size_t N>
+inline sp_region_t literal_handle(const char (&name)[N], const char *file, int line) noexcept {
+    if (N <= SP_INTERNAL_LITERAL_BYTES_) {
+        const sp_internal_literal_t_ &e = sp_internal_literals_[sp_internal_literal_slot_(name)];
+        if (__atomic_load_n(&e.key, __ATOMIC_ACQUIRE) == &name[0] &&
+            __builtin_memcmp(e.text, name, N < SP_INTERNAL_LITERAL_BYTES_ ? N : SP_INTERNAL_LITERAL_BYTES_) == 0)
+            return e.handle;
+    }
+    return sp_internal_literal_(name, N, file, line);
+}
+#endif
+} // namespace detail
+
 /**
  * One call of a region, from construction to end() or the end of the scope
  * (also when an exception unwinds through it). From a handle it costs what
@@ -141,7 +166,24 @@ class Region {
         : region_(region), name_(nullptr), file_(file), line_(line) {
         sp_begin(region);
     }
-    explicit Region(const char *name, const char *file = __builtin_FILE(),
+    /** A literal (any char array): its handle from the literal cache, then a
+     *  handle pair (the C call-site cache's cost, a few instructions more). */
+    template <std::size_t N>
+    explicit Region(const char (&name)[N], const char *file = __builtin_FILE(),
+                    int line = __builtin_LINE()) noexcept
+        : region_(SP_REGION_NONE), name_(nullptr), file_(file), line_(line) {
+#ifndef SP_DISABLE
+        if (SP_INTERNAL_ACTIVE_()) {
+            region_ = detail::literal_handle(name, file, line);
+            sp_begin(region_);
+        }
+#else
+        (void)name;
+#endif
+    }
+    /** A `const char *` name, through the per-thread name cache. */
+    template <class T, detail::if_name_pointer<T> = 0>
+    explicit Region(T name, const char *file = __builtin_FILE(),
                     int line = __builtin_LINE()) noexcept
         : region_(SP_REGION_NONE), name_(name), file_(file), line_(line) {
 #ifndef SP_DISABLE

@@ -1,8 +1,11 @@
 /*
  * sp_begin / sp_end: the hot path. A begin takes the next slot of the
  * region's current chunk, pushes it on the thread's stack and stores the
- * start ticks; an end pops it and stores the end ticks. Anything unusual
- * (first call, full chunk, deep stack, mismatch) goes to a slow path.
+ * start ticks; an end pops it and stores the end ticks. The public header
+ * does the usual case inline (src/record/README.md); this file is the
+ * out-of-line path it falls back to, with the same fast case for callers
+ * that come here directly, and a slow path for anything unusual (first call,
+ * full chunk, deep stack, mismatch).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 
 #include "record/aggregate.h"
 #include "record/clock.h"
+#include "record/hot_path.h"
 #include "record/mismatch.h"
 #include "record/quiesce.h"
 #include "record/registry.h"
@@ -121,8 +125,15 @@ static inline __attribute__((always_inline)) void begin_now(sp_region_t region) 
     begin_slow(region);
 }
 
-void sp_internal_begin_(sp_region_t region) {
+void sp_internal_begin_v1_(sp_region_t region) {
     begin_now(region);
+}
+
+int sp_hot_path_active_value(int aggregate) {
+    /* The inline path reads the TSC and fences with a compiler barrier only:
+     * monotonic clock, no membarrier and aggregate mode stay out of line. */
+    int inline_ok = sp_clock_tsc_on() && !sp_quiesce_self_fence && !aggregate;
+    return inline_ok ? SP_INTERNAL_ACTIVE_INLINE_ : 1;
 }
 
 static __attribute__((noinline)) void end_slow(sp_region_t region, const char *file, int line,
@@ -193,7 +204,7 @@ static inline __attribute__((always_inline)) void end_now(sp_region_t region, co
     end_monotonic(region, file, line);
 }
 
-void sp_internal_end_(sp_region_t region, const char *file, int line) {
+void sp_internal_end_v1_(sp_region_t region, const char *file, int line) {
     end_now(region, file, line);
 }
 
@@ -317,16 +328,16 @@ static inline const sp_name_cache_entry *cached(const sp_thread *t, const char *
     return LIKELY(e->key == name && same_as_cached(e, name)) ? e : NULL;
 }
 
-void sp_internal_begin_name_(const char *name, const char *file, int line) {
+void sp_internal_begin_name_v1_(const char *name, const char *file, int line) {
     const sp_name_cache_entry *e = cached(sp_current_thread, name);
     if (LIKELY(e != NULL)) {
         begin_now(e->region);
         return;
     }
-    sp_internal_begin_(lookup_name(name, file, line, 1));
+    begin_now(lookup_name(name, file, line, 1));
 }
 
-void sp_internal_end_name_(const char *name, const char *file, int line) {
+void sp_internal_end_name_v1_(const char *name, const char *file, int line) {
     /* Usually the name ends the innermost open call, and begin left it in the
      * cache: one pointer and one text comparison. */
     sp_thread *t = sp_current_thread;
@@ -339,7 +350,7 @@ void sp_internal_end_name_(const char *name, const char *file, int line) {
         }
         const char *canonical = sp_registry_name(innermost);
         if (canonical != NULL && strcmp(canonical, name) == 0) {
-            sp_internal_end_(innermost, file, line);
+            end_now(innermost, file, line);
             return;
         }
     }
@@ -348,7 +359,49 @@ void sp_internal_end_name_(const char *name, const char *file, int line) {
         /* Never registered, so never opened: report it under a registered name. */
         region = sp_registry_intern(name, file, line);
     }
-    sp_internal_end_(region, file, line);
+    end_now(region, file, line);
+}
+
+/* --- the previous ABI ------------------------------------------------------------
+ * A program built against the header of hot-path ABI 0 (no inline path: every
+ * call came here) still links and records exactly; it is told once that it
+ * misses the inline path. */
+
+static int old_abi_warned;
+
+static __attribute__((noinline)) void old_abi_warn(void) {
+    if (!__atomic_exchange_n(&old_abi_warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr,
+                "scope-profiler: this program was built against an older scope_profiler.h "
+                "(hot-path ABI 0; this library has ABI %d): its calls are recorded out of line, "
+                "correctly but slower; rebuild it against this library's header for the inline "
+                "path\n",
+                SP_INTERNAL_HOT_ABI_);
+}
+
+#define OLD_ABI_CHECK()                                                                            \
+    do {                                                                                           \
+        if (UNLIKELY(!__atomic_load_n(&old_abi_warned, __ATOMIC_RELAXED))) old_abi_warn();         \
+    } while (0)
+
+void sp_internal_begin_(sp_region_t region) {
+    OLD_ABI_CHECK();
+    begin_now(region);
+}
+
+void sp_internal_end_(sp_region_t region, const char *file, int line) {
+    OLD_ABI_CHECK();
+    end_now(region, file, line);
+}
+
+void sp_internal_begin_name_(const char *name, const char *file, int line) {
+    OLD_ABI_CHECK();
+    sp_internal_begin_name_v1_(name, file, line);
+}
+
+void sp_internal_end_name_(const char *name, const char *file, int line) {
+    OLD_ABI_CHECK();
+    sp_internal_end_name_v1_(name, file, line);
 }
 
 /* --- handles ------------------------------------------------------------------- */
@@ -385,6 +438,29 @@ sp_region_t sp_internal_name_site_(sp_internal_name_site_t_ *site, const char *n
     if (!site->key) { /* written once: the handle first, then the key that publishes it */
         site->handle = region;
         __atomic_store_n(&site->key, name, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    return region;
+}
+
+sp_internal_literal_t_ sp_internal_literals_[SP_INTERNAL_LITERAL_SLOTS_];
+
+sp_region_t sp_internal_literal_(const char *name, uint64_t capacity, const char *file, int line) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    sp_region_t region = lookup_name(name, file, line, 1);
+    const char *canonical = sp_registry_name(region);
+    size_t bytes = canonical ? strlen(canonical) + 1 : SIZE_MAX;
+    /* only a name whose array the inline check compares whole, terminator included */
+    if (!region || bytes > SP_INTERNAL_LITERAL_BYTES_ || capacity > SP_INTERNAL_LITERAL_BYTES_)
+        return region;
+    sp_internal_literal_t_ *e = &sp_internal_literals_[sp_internal_literal_slot_(name)];
+    if (__atomic_load_n(&e->key, __ATOMIC_ACQUIRE)) return region; /* first come keeps it */
+    pthread_mutex_lock(&lock);
+    if (!e->key) { /* the text and handle first, then the key that publishes them */
+        memset(e->text, 0, sizeof e->text);
+        memcpy(e->text, canonical, bytes);
+        e->handle = region;
+        __atomic_store_n(&e->key, name, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);
     return region;

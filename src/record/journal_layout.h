@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scope_profiler.h"
+
 #define SP_JOURNAL_MAGIC       "SPJRNL01"
 #define SP_JOURNAL_VERSION     2u /* 2: chunks carry a check of their calls (issue 22) */
 #define SP_JOURNAL_HEADER_SIZE 4096u
@@ -126,10 +128,7 @@ static inline uint64_t sp_journal_check(const void *bytes, uint64_t length, uint
 /* One completed call's share of its chunk's calls_check: every bit of the
  * slot's index, start and end moves the result (multiply-xorshift mixing). */
 static inline uint64_t sp_journal_slot_mix(uint64_t index, uint64_t start, uint64_t end) {
-    uint64_t h = (start ^ (index * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
-    h ^= end + (h >> 29);
-    h *= 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
+    return sp_internal_hot_mix_(index, start, end); /* the public header's inline path uses it */
 }
 
 #endif

@@ -14,6 +14,7 @@
 #include "format/writer.h"
 #include "record/aggregate.h"
 #include "record/fork_point.h"
+#include "record/hot_path.h"
 #include "record/clock.h"
 #include "record/collect_stream.h"
 #include "record/metadata.h"
@@ -107,7 +108,8 @@ sp_status sp_setup(const sp_options *options) {
             sp_thread_note_session_owner();
             start_ns = sp_internal_clock_now_ns();
             state = SP_SESSION_RECORDING;
-            __atomic_store_n(&sp_internal_active_, 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&sp_internal_active_, sp_hot_path_active_value(config.aggregate),
+                             __ATOMIC_RELEASE);
             if (!config.no_session_root) sp_session_root_open();
         }
         provisional = 0;

@@ -15,7 +15,7 @@ void sp_session_root_open(void) {
     root_slot = NULL;
     sp_region_t root = sp_registry_intern(SP_SESSION_ROOT_NAME, NULL, 0);
     if (root == SP_REGION_NONE) return; /* out of memory: no root, nothing else changes */
-    sp_internal_begin_(root);
+    sp_internal_begin_v1_(root);
     sp_thread *t = sp_current_thread;
     if (!t || t->depth == 0 || t->stack[t->depth - 1].region != root) return;
     root_thread = t;

@@ -12,6 +12,7 @@
 #include "record/store.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
+__thread sp_internal_hot_ *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));
 
 /* Chunks start small (100,000 regions called once cost 100,000 x 288
  * bytes) and double up to 1 MiB, so the bookkeeping per call stays far
@@ -48,6 +49,7 @@ static void on_thread_exit(void *state) {
     }
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
+    __atomic_store_n(&sp_internal_hot_v1_, NULL, __ATOMIC_RELAXED);
 }
 
 static void make_exit_key(void) {
@@ -71,7 +73,10 @@ sp_thread *sp_thread_attach(void) {
     list_head = t;
     pthread_mutex_unlock(&list_lock);
     pthread_setspecific(exit_key, t);
+    t->abi = SP_INTERNAL_HOT_ABI_;
+    t->hot_slot = &sp_internal_hot_v1_;
     sp_current_thread = t;
+    sp_thread_publish(t);
     return t;
 }
 
@@ -164,6 +169,7 @@ size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
 /* The thread's first call in this session: number it in order of arrival. */
 static void join_session(sp_thread *t) {
     t->in_session = 1;
+    sp_thread_publish(t); /* finalize cleared it: the inline path again */
     pthread_mutex_lock(&list_lock);
     t->index = num_threads++;
     pthread_mutex_unlock(&list_lock);
@@ -180,8 +186,7 @@ int sp_thread_make_room(sp_thread *t, sp_region_t region) {
 
 int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
     /* refuse what could never fit before taking anything */
-    if (calls > UINT64_MAX / 32 || !sp_store_could_take(calls * sizeof(sp_event_slot)))
-        return 0;
+    if (calls > UINT64_MAX / 32 || !sp_store_could_take(calls * sizeof(sp_event_slot))) return 0;
     if (!sp_thread_make_room(t, region)) return 0;
     sp_row_chunks *row = &t->rows[region];
     sp_row_cursor *cursor = &t->cursors[region];
@@ -278,8 +283,10 @@ void sp_thread_reset_all(void) {
             free(t);
             continue;
         }
-        /* Live threads are numbered again on their first call of the next session. */
+        /* Live threads are numbered again on their first call of the next session;
+         * until then their calls take two loads (none is inside one: quiesced) */
         t->in_session = 0;
+        __atomic_store_n(t->hot_slot, NULL, __ATOMIC_RELAXED);
         link = &t->next;
     }
     num_threads = 0;
@@ -320,6 +327,7 @@ void sp_thread_forget_after_fork(void) {
     }
     list_head = self;
     if (self) self->next = NULL;
+    if (self) __atomic_store_n(self->hot_slot, NULL, __ATOMIC_RELAXED); /* the child records not */
     num_threads = 0;
     has_session_owner = 0;
 }

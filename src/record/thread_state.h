@@ -9,6 +9,7 @@
 #define SP_RECORD_THREAD_STATE_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -54,16 +55,10 @@ typedef struct sp_frame {
 } sp_frame;
 
 /* Stores a call's end and its share of the chunk's calls check, in the order
- * recover relies on: pending, end, check (docs/format.md). */
+ * recover relies on: pending, end, check (docs/format.md); the same code as
+ * the public header's inline path. */
 static inline void sp_frame_end(const sp_frame *frame, uint64_t now) {
-    sp_journal_chunk *c = frame->chunk;
-    sp_event_slot *slot = frame->slot;
-    uint64_t i = ((uintptr_t)slot - (uintptr_t)(c + 1)) / sizeof *slot;
-    c->pending = (uint32_t)i + 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* kept in this order in the mapped journal */
-    slot->end = now;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    c->calls_check ^= sp_journal_slot_mix(i, slot->start, now);
+    sp_internal_hot_finish_((const sp_internal_hot_frame_ *)(const void *)frame, now);
 }
 
 /* Per-thread cache for the by-name calls: name pointer -> handle. */
@@ -84,7 +79,8 @@ typedef struct sp_thread {
     uint32_t depth;
     sp_frame *stack;
     uint32_t stack_capacity;
-    int busy; /* inside a recording call (record/quiesce.h) */
+    int busy;     /* inside a recording call (record/quiesce.h) */
+    uint32_t abi; /* SP_INTERNAL_HOT_ABI_ */
     /* cold */
     sp_row_chunks *rows; /* parallel to cursors */
     sp_name_cache_entry *name_cache;
@@ -104,6 +100,7 @@ typedef struct sp_thread {
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
     int pooled_block;             /* its first block was an ended thread's (record/store.c) */
+    sp_internal_hot_ **hot_slot; /* the thread's sp_internal_hot_v1_ (its TLS) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
     sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
@@ -111,6 +108,39 @@ typedef struct sp_thread {
 
 /* This thread's state (NULL until its first call). */
 extern __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
+
+/* The hot part above is what the public header's inline path reads as an
+ * sp_internal_hot_ (src/record/README.md): the same layout, field by field. */
+#define SP_SAME_FIELD_(a, fa, b, fb)                                                               \
+    _Static_assert(offsetof(a, fa) == offsetof(b, fb) &&                                           \
+                       sizeof(((a *)0)->fa) == sizeof(((b *)0)->fb),                               \
+                   #a "." #fa " is not " #b "." #fb)
+SP_SAME_FIELD_(sp_thread, cursors, sp_internal_hot_, cursors);
+SP_SAME_FIELD_(sp_thread, num_cursors, sp_internal_hot_, num_cursors);
+SP_SAME_FIELD_(sp_thread, depth, sp_internal_hot_, depth);
+SP_SAME_FIELD_(sp_thread, stack, sp_internal_hot_, stack);
+SP_SAME_FIELD_(sp_thread, stack_capacity, sp_internal_hot_, stack_capacity);
+SP_SAME_FIELD_(sp_thread, busy, sp_internal_hot_, busy);
+SP_SAME_FIELD_(sp_thread, abi, sp_internal_hot_, abi);
+SP_SAME_FIELD_(sp_row_cursor, next, sp_internal_hot_cursor_, next);
+SP_SAME_FIELD_(sp_row_cursor, limit, sp_internal_hot_cursor_, limit);
+SP_SAME_FIELD_(sp_row_cursor, chunk, sp_internal_hot_cursor_, chunk);
+SP_SAME_FIELD_(sp_frame, slot, sp_internal_hot_frame_, slot);
+SP_SAME_FIELD_(sp_frame, chunk, sp_internal_hot_frame_, chunk);
+SP_SAME_FIELD_(sp_frame, region, sp_internal_hot_frame_, region);
+SP_SAME_FIELD_(sp_event_slot, start, sp_internal_hot_call_, start);
+SP_SAME_FIELD_(sp_event_slot, end, sp_internal_hot_call_, end);
+SP_SAME_FIELD_(sp_journal_chunk, calls_check, sp_internal_hot_chunk_, calls_check);
+SP_SAME_FIELD_(sp_journal_chunk, pending, sp_internal_hot_chunk_, pending);
+_Static_assert(sizeof(sp_row_cursor) == sizeof(sp_internal_hot_cursor_) &&
+                   sizeof(sp_frame) == sizeof(sp_internal_hot_frame_) &&
+                   sizeof(sp_journal_chunk) == sizeof(sp_internal_hot_chunk_),
+               "the inline path's arrays have the library's strides");
+
+/* Points the calling thread's sp_internal_hot_v1_ at t (the inline path may use it). */
+static inline void sp_thread_publish(sp_thread *t) {
+    __atomic_store_n(&sp_internal_hot_v1_, (sp_internal_hot_ *)(void *)t, __ATOMIC_RELAXED);
+}
 
 /* Creates this thread's state and links it into the list; NULL if out of memory. */
 sp_thread *sp_thread_attach(void);

@@ -200,8 +200,61 @@ static void test_session_destructor_finalizes() {
     CHECK(!missing);
 }
 
+// sp::Region{"literal"} takes its handle from the literal cache (issue 29): a
+// literal, the same text at another address, a char buffer reused for another
+// name (checked byte by byte, never mistaken), a name too long for the cache,
+// a const char * name; and the literal's slot then holds its handle.
+static void test_literal_cache() {
+    std::string path = temp_path("literals.h5");
+    sp_options opt = SP_OPTIONS_INIT;
+    opt.file_path = path.c_str();
+    static const char same_text[] = "cached literal";
+    char buffer[16];
+    std::strcpy(buffer, "buffer one");
+    const char *pointer = "through a pointer";
+    {
+        sp::Session session{opt};
+        CHECK(session.ok());
+        for (int i = 0; i < 5; i++) {
+            sp::Region r{"cached literal"};
+        }
+        for (int i = 0; i < 2; i++) {
+            sp::Region r{same_text};
+        }
+        for (int i = 0; i < 3; i++) {
+            sp::Region r{buffer};
+        }
+        std::memset(buffer, 0, sizeof buffer);
+        std::strcpy(buffer, "buffer two");
+        for (int i = 0; i < 4; i++) {
+            sp::Region r{buffer};
+        }
+        for (int i = 0; i < 2; i++) {
+            sp::Region r{"a literal name longer than the cache's thirty-two bytes"};
+            sp::Region inner{pointer};
+        }
+        const sp_internal_literal_t_ &e =
+            sp_internal_literals_[sp_internal_literal_slot_(same_text)];
+        CHECK(e.key != nullptr); // filled by same_text or by a literal hashed there first
+        if (e.key == same_text)
+            CHECK(e.handle == sp::handle("cached literal") &&
+                  std::strcmp(e.text, "cached literal") == 0);
+        CHECK(session.finalize(true) == SP_OK);
+    }
+    sp::Results r = sp::Results::read(path);
+    CHECK(bool(r));
+    if (!r) return;
+    CHECK(calls(r, "cached literal") == 7);
+    CHECK(calls(r, "buffer one") == 3);
+    CHECK(calls(r, "buffer two") == 4);
+    CHECK(calls(r, "a literal name longer than the cache's thirty-two bytes") == 2);
+    CHECK(calls(r, "through a pointer") == 2);
+    std::remove(path.c_str());
+}
+
 int main() {
     test_qualified_name_parsing();
+    test_literal_cache();
     test_session_and_regions();
     test_session_destructor_finalizes();
     if (failures)
