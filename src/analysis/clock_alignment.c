@@ -22,7 +22,8 @@ void sp_align_rank_clocks(sp_model *m) {
         sp_model_row *row = &m->rows[i];
         int64_t offset = sp_rank_clock_offset(m, row->rank, &hint);
         if (!offset) continue;
-        for (uint64_t e = 0; e < row->count && m->starts; e++) m->starts[row->offset + e] += offset;
+        for (uint64_t e = 0; e < row->count && m->starts; e++)
+            m->starts[row->offset + e] += offset;
         row->stats.start_minimum += offset;
         row->stats.end_maximum += offset;
     }
@@ -30,5 +31,10 @@ void sp_align_rank_clocks(sp_model *m) {
         int64_t offset = sp_rank_clock_offset(m, m->threads[i].rank, &hint);
         m->threads[i].start_ns += offset;
         m->threads[i].end_ns += offset;
+    }
+    for (size_t i = 0; i < m->num_forks; i++) { /* compared with the calls' starts */
+        int64_t offset = sp_rank_clock_offset(m, m->forks[i].rank, &hint);
+        m->forks[i].since_ns += offset;
+        m->forks[i].fork_ns += offset;
     }
 }

@@ -5,9 +5,9 @@
  * folded); a row whose region is filtered out hands its children to its
  * nearest kept ancestor, and exclusive times come from the unfiltered tree
  * (a row's total less its child rows' totals, at least 0), as per call.
- * Worker threads' rows are top-level paths: the recorder nests calls per
- * thread only (per-call files hang them under the session owner's open
- * calls, docs/parallel.md). */
+ * A forked thread's top-level row hangs under the row of the call that
+ * forked it (`fork_parents`, docs/parallel.md §1), as call_parent.c hangs
+ * per-call workers; files without that column keep them top-level. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +28,9 @@ typedef struct hist_walk {
 
 static sp_status pool_row(hist_walk *w, uint32_t pass, size_t k) {
     const sp_model_hist *h = &w->r->m.hists[k];
-    uint32_t parent = h->parent >= 0 ? w->node_of[h->parent] : SP_NO_NODE;
-    int parent_folded = h->parent >= 0 && w->folded[h->parent];
+    int64_t up = h->parent >= 0 ? h->parent : w->r->m.hist_forks ? h->fork_parent : -1;
+    uint32_t parent = up >= 0 ? w->node_of[up] : SP_NO_NODE;
+    int parent_folded = up >= 0 && w->folded[up];
     if (!w->selected[h->region]) {
         w->node_of[k] = parent;
         w->folded[k] = (uint8_t)parent_folded;

@@ -68,6 +68,7 @@ static sp_status take_input(sp_model *out, const merge_input *in, sp_model *m, i
         h->region = in->region_map[h->region];
         h->rank = merge_row_rank(in, h->rank);
         if (h->parent >= 0) h->parent += (int64_t)base;
+        h->fork_parent = m->hist_forks && h->fork_parent >= 0 ? h->fork_parent + (int64_t)base : -1;
     }
     return SP_OK;
 }
@@ -78,6 +79,7 @@ sp_status merge_write_aggregate(const merge_plan *plan, const char *out_path, sp
     out.schema = 3;
     out.layout = SP_LAYOUT_AGGREGATE;
     out.hist_totals = out.hist_spread = 1; /* kept when every input with calls has them */
+    out.hist_forks = 1;                    /* an input without: its rows are top-level */
     out.region_names = calloc(plan->num_names ? plan->num_names : 1, sizeof *out.region_names);
     sp_status st = out.region_names ? SP_OK : SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; !st && i < plan->num_names; i++) {

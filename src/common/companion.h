@@ -18,7 +18,7 @@
 #include "record/fork_point.h"
 #include "record/session.h"
 
-#define SP_COMPANION_VERSION 5u
+#define SP_COMPANION_VERSION 6u
 
 typedef struct sp_companion {
     sp_status (*error_vset)(sp_error *err, sp_status status, const char *fmt, va_list ap);
@@ -75,6 +75,9 @@ typedef struct sp_companion {
     /* version 5: OpenMP through OMPT (issue 24, src/preload/ompt_tool.c) */
     int (*fork_take_origin)(sp_fork_origin *origin);
     void (*fork_note_start)(const sp_fork_origin *origin);
+    /* version 6: the ranks' fork points through the stream writer (issue 30) */
+    sp_status (*writer_put_forks)(sp_writer *w, const sp_thread_fork *forks, size_t count,
+                                  sp_error *err);
 } sp_companion;
 
 #endif

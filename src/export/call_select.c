@@ -139,6 +139,10 @@ sp_status sp_rule_init(sp_call_rule *rule, const sp_results *r, const sp_call_se
     rule->min_ns = sel->min_duration > 0 ? (int64_t)ceil(sel->min_duration * 1e9) : INT64_MIN;
     uint64_t count = 0;
     int64_t max_d = 0;
+    if (!sp_columnar(r)) { /* no calls: rows and threads only (export/hist_calls.c) */
+        *selected = 0;
+        return SP_OK;
+    }
     FOR_BASIC(rule, e, {
         count++;
         if (r->m.durations[e] > max_d) max_d = r->m.durations[e];

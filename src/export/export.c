@@ -29,18 +29,45 @@ static const sp_export_options *options_or_default(const sp_export_options *o) {
     return o ? o : &none;
 }
 
+/* Aggregate files keep call paths, not calls: only folded stacks can be
+ * written from them (export/hist_calls.h). */
+static int from_paths(const sp_results *r, sp_export_format format) {
+    return format == SP_EXPORT_FOLDED && !sp_columnar(r);
+}
+
+/* The job's source of calls: the walker, or for from_paths() the paths. */
+static sp_status open_source(sp_export_job *job, sp_export_format format) {
+    if (from_paths(job->r, format)) {
+        job->hists = sp_hist_calls_open(job->r, &job->options->select, job->err);
+        return job->hists ? SP_OK : job->err ? job->err->status : SP_ERR_OUT_OF_MEMORY;
+    }
+    job->w = sp_call_walker_open(job->r, &job->options->select, job->err);
+    return job->w ? SP_OK : job->err ? job->err->status : SP_ERR_OUT_OF_MEMORY;
+}
+
+static void close_source(sp_export_job *job) {
+    sp_call_walker_close(job->w);
+    sp_hist_calls_close(job->hists);
+}
+
 sp_status sp_export_estimate_size(const sp_results *results, sp_export_format format,
                                   const sp_export_options *options, sp_export_estimate *out,
                                   sp_error *err) {
     if (!results || !out || (unsigned)format >= NUM_FORMATS)
         return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_export_estimate_size: bad argument");
     options = options_or_default(options);
-    sp_call_walker *w = sp_call_walker_open(results, &options->select, err);
-    if (!w) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
-    sp_export_job job = {results, w, options, NULL, err};
-    out->selected_calls = sp_call_walker_selected(w);
-    out->bytes = sp_estimate_bytes(format, &job);
-    sp_call_walker_close(w);
+    sp_export_job job = {results, NULL, options, NULL, err, NULL};
+    sp_status st = open_source(&job, format);
+    if (st != SP_OK) return st;
+    if (job.hists) {
+        /* a line per written path: a few names and a count */
+        out->selected_calls = sp_hist_calls_selected(job.hists);
+        out->bytes = 256 + 96 * sp_hist_calls_rows(job.hists);
+    } else {
+        out->selected_calls = sp_call_walker_selected(job.w);
+        out->bytes = sp_estimate_bytes(format, &job);
+    }
+    close_source(&job);
     return SP_OK;
 }
 
@@ -57,12 +84,13 @@ static sp_status export_to(const sp_results *results, sp_export_format format,
         return sp_error_set(err, SP_ERR_INVALID_ARGUMENT,
                             "the otf2 export writes an archive directory: use sp_export_file()");
     options = options_or_default(options);
-    sp_call_walker *w = sp_call_walker_open(results, &options->select, err);
-    if (!w) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
+    sp_export_job job = {results, NULL, options, NULL, err, NULL};
+    sp_status st = open_source(&job, format);
+    if (st != SP_OK) return st;
     sp_sink sink;
-    sp_status st = sp_sink_open(&sink, out, options->gzip, err);
+    st = sp_sink_open(&sink, out, options->gzip, err);
     if (st == SP_OK) {
-        sp_export_job job = {results, w, options, &sink, err};
+        job.sink = &sink;
         st = WRITERS[format](&job);
         sp_error close_err = {0};
         sp_status closed = sp_sink_close(&sink, what, &close_err);
@@ -71,7 +99,7 @@ static sp_status export_to(const sp_results *results, sp_export_format format,
             if (err) *err = close_err;
         }
     }
-    sp_call_walker_close(w);
+    close_source(&job);
     return st;
 }
 

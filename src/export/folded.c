@@ -153,6 +153,20 @@ static int write_lines(folded *f, const sp_names *names) {
     return ok;
 }
 
+/* Per-call files walk their calls; aggregate files their call paths (export/hist_calls.h). */
+static size_t num_ranks(const sp_export_job *job) {
+    return job->hists ? sp_hist_calls_num_ranks(job->hists) : sp_call_walker_num_ranks(job->w);
+}
+
+static uint32_t rank_at(const sp_export_job *job, size_t i) {
+    return job->hists ? sp_hist_calls_rank(job->hists, i) : sp_call_walker_rank(job->w, i);
+}
+
+static sp_status walk_rank(sp_export_job *job, uint32_t rank, const sp_walk_visitor *v) {
+    if (job->hists) return sp_hist_calls_run(job->hists, rank, v, job->err);
+    return sp_call_walker_run(job->w, rank, SP_WALK_ALL_LANES, v, job->err);
+}
+
 sp_status sp_write_folded(sp_export_job *job) {
     folded f;
     memset(&f, 0, sizeof f);
@@ -160,8 +174,8 @@ sp_status sp_write_folded(sp_export_job *job) {
     f.roots_first = f.roots_last = f.rank_node = NO_NODE;
     sp_walk_visitor v = {on_enter, on_leave, &f};
     sp_status st = SP_OK;
-    for (size_t i = 0; st == SP_OK && i < sp_call_walker_num_ranks(job->w); i++) {
-        uint32_t rank = sp_call_walker_rank(job->w, i);
+    for (size_t i = 0; st == SP_OK && i < num_ranks(job); i++) {
+        uint32_t rank = rank_at(job, i);
         if (job->options->per_rank) {
             f.rank_node = child(&f, NO_NODE, RANK_KEY | rank);
             if (f.rank_node == NO_NODE) {
@@ -169,7 +183,7 @@ sp_status sp_write_folded(sp_export_job *job) {
                 break;
             }
         }
-        st = sp_call_walker_run(job->w, rank, SP_WALK_ALL_LANES, &v, job->err);
+        st = walk_rank(job, rank, &v);
     }
     sp_names names;
     if (st == SP_OK) st = sp_names_build(&names, job->r, SP_NAMES_FOLDED, job->err);

@@ -3,6 +3,7 @@
 #define SP_EXPORT_FORMATS_H
 
 #include "export/call_walk.h"
+#include "export/hist_calls.h"
 #include "export/sink.h"
 
 #define SP_EXPORTER "scope-profiler-c@" SP_VERSION_STRING
@@ -13,6 +14,7 @@ typedef struct sp_export_job {
     const sp_export_options *options;
     sp_sink *sink;
     sp_error *err;
+    sp_hist_calls *hists; /* aggregate files (folded only): the call paths instead of w */
 } sp_export_job;
 
 sp_status sp_write_chrome_trace(sp_export_job *job);

@@ -2,6 +2,6 @@
 # on, the output sink, and one file per format.
 set(SP_SOURCES_export
   call_select.c call_walk.c names.c sink.c protobuf.c
-  chrome_trace.c perfetto.c speedscope.c folded.c
+  chrome_trace.c perfetto.c speedscope.c folded.c hist_calls.c
   estimate.c export.c
   json_value.c path_map.c hatchet.c pstats.c otf2.c plot_data.c)

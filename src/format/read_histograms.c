@@ -20,6 +20,7 @@ typedef struct hist_columns {
     size_t n;
     int64_t *totals; /* optional: NULL in files written before it */
     double *m2s;     /* optional, as totals */
+    int64_t *forks;  /* optional, as totals */
     int64_t *buckets, *counts;
     size_t entries;
 } hist_columns;
@@ -29,6 +30,7 @@ static void columns_free(hist_columns *c) {
         free(c->col[k]);
     free(c->totals);
     free(c->m2s);
+    free(c->forks);
     free(c->buckets);
     free(c->counts);
 }
@@ -76,6 +78,10 @@ static sp_status read_columns(sp_rd *rd, hist_columns *c) {
         st = sp_rd_float64_column(rd, H "squared_deviations", &c->m2s, &n2);
         if (!st) st = sp_rd_same_length(rd, H "squared_deviations", n2, columns[0], c->n);
     }
+    if (!st && sp_rd_kind_of(rd->file, H "fork_parents") != SP_RD_ABSENT) {
+        st = sp_rd_int64_column(rd, H "fork_parents", &c->forks, &n2);
+        if (!st) st = sp_rd_same_length(rd, H "fork_parents", n2, columns[0], c->n);
+    }
     if (!st) st = sp_rd_int64_column(rd, H "buckets", &c->buckets, &c->entries);
     if (!st) st = sp_rd_int64_column(rd, H "counts", &c->counts, &n2);
     if (!st) st = sp_rd_same_length(rd, H "counts", n2, H "buckets", c->entries);
@@ -102,6 +108,15 @@ static sp_status check_row(sp_rd *rd, const sp_model *m, const hist_columns *c, 
     if (p >= 0 && (col[C_RANK][p] != col[C_RANK][i] || col[C_THREAD][p] != col[C_THREAD][i]))
         return sp_rd_damaged(rd, "%s[%zu] names a row of another rank or thread", columns[C_PARENT],
                              i);
+    int64_t f = c->forks ? c->forks[i] : -1;
+    if (f < -1 || f >= (int64_t)i ||
+        (f >= 0 &&
+         (p >= 0 || col[C_RANK][f] != col[C_RANK][i] || col[C_THREAD][f] == col[C_THREAD][i])))
+        return sp_rd_damaged(rd,
+                             "%s[%zu] is %" PRId64
+                             " (for a top-level row, an earlier row of the same rank and another "
+                             "thread, or -1)",
+                             H "fork_parents", i, f);
     if (col[C_OFFSET][i] < 0 || (uint64_t)col[C_OFFSET][i] != expected_offset ||
         col[C_COUNT][i] <= 0 || (uint64_t)col[C_COUNT][i] > c->entries - expected_offset)
         return sp_rd_damaged(rd, "%s and %s of row %zu are not the running slices of %s",
@@ -245,6 +260,7 @@ sp_status sp_rd_histograms(sp_rd *rd, sp_model *m) {
         h->thread = c.col[C_THREAD][i];
         h->region = (uint32_t)c.col[C_REGION][i];
         h->parent = c.col[C_PARENT][i];
+        h->fork_parent = c.forks ? c.forks[i] : -1;
         st = fill_hist(rd, &c, i, &h->hist);
         if (!st && c.totals) st = check_total(rd, &h->hist, c.totals[i], i);
         if (!st && c.totals) h->total = c.totals[i];
@@ -257,6 +273,7 @@ sp_status sp_rd_histograms(sp_rd *rd, sp_model *m) {
                            c.entries, offset);
     m->hist_totals = !st && c.totals != NULL;
     m->hist_spread = !st && c.m2s != NULL;
+    m->hist_forks = !st && c.forks != NULL;
     columns_free(&c);
     return st ? st : check_coverage(rd, m);
 }

@@ -40,6 +40,10 @@ static int write_rows(hid_t g, const sp_model *m, const uint64_t *first, const u
         v[i] = m->hists[i].total;
     if (rc == 0 && m->hist_totals)
         rc = sp_h5_write_array(g, "totals", H5T_STD_I64LE, H5T_NATIVE_INT64, v, n);
+    for (size_t i = 0; rc == 0 && m->hist_forks && i < n; i++)
+        v[i] = m->hists[i].fork_parent;
+    if (rc == 0 && m->hist_forks)
+        rc = sp_h5_write_array(g, "fork_parents", H5T_STD_I64LE, H5T_NATIVE_INT64, v, n);
     double *d = m->hist_spread ? malloc((n ? n : 1) * sizeof *d) : NULL;
     if (rc == 0 && m->hist_spread && !d) rc = -1;
     for (size_t i = 0; rc == 0 && d && i < n; i++)

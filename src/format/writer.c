@@ -418,10 +418,13 @@ sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offse
 
 sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks, size_t count,
                               sp_error *err) {
-    void *copy = w->forks;
-    int ok = copy_table(&copy, &w->num_forks, forks, count, sizeof *forks);
-    w->forks = copy;
-    return ok ? SP_OK : out_of_memory(w, err);
+    /* appended: the MPI stream writer adds every rank's */
+    sp_thread_fork *grown = realloc(w->forks, (w->num_forks + count + 1) * sizeof *grown);
+    if (!grown) return out_of_memory(w, err);
+    w->forks = grown;
+    memcpy(w->forks + w->num_forks, forks, count * sizeof *forks);
+    w->num_forks += count;
+    return SP_OK;
 }
 
 sp_status sp_writer_commit(sp_writer *w, sp_error *err) {

@@ -83,7 +83,7 @@ SP_INTERNAL_API sp_status sp_writer_set_row_stats(sp_writer *w, size_t row,
 SP_INTERNAL_API sp_status sp_writer_put_threads(sp_writer *w, const sp_thread_info *threads,
                                                 size_t count, sp_error *err);
 
-/* The fork points (model.h sp_thread_fork), written with the thread table. */
+/* Adds fork points (model.h sp_thread_fork), written with the thread table. */
 SP_INTERNAL_API sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks,
                                               size_t count, sp_error *err);
 SP_INTERNAL_API sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offsets,

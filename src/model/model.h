@@ -124,6 +124,9 @@ typedef struct sp_model_hist {
     sp_hist hist;
     int64_t total; /* ns, the sum of the path's calls; valid when sp_model.hist_totals */
     double m2;     /* ns², Σ (d - mean)² of the path's calls; valid when sp_model.hist_spread */
+    int64_t fork_parent; /* a top-level row of a forked thread: the row (same rank, another
+                            thread) of the call that forked it, else -1; valid when
+                            sp_model.hist_forks */
 } sp_model_hist;
 
 typedef enum sp_layout { SP_LAYOUT_COLUMNAR = 0, SP_LAYOUT_AGGREGATE = 1 } sp_layout;
@@ -171,6 +174,7 @@ typedef struct sp_model {
     sp_model_hist *hists; /* NULL when absent */
     int hist_totals;      /* every histogram row carries its total (the optional `totals`) */
     int hist_spread;      /* ... and its m2 (the optional `squared_deviations`) */
+    int hist_forks;       /* ... and its fork_parent (the optional `fork_parents`) */
 } sp_model;
 
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */

@@ -138,6 +138,11 @@ sp_status sp_writer_put_clock_offsets(sp_writer *w, const sp_clock_offset *offse
     return c()->writer_put_clock_offsets(w, offsets, count, err);
 }
 
+sp_status sp_writer_put_forks(sp_writer *w, const sp_thread_fork *forks, size_t count,
+                              sp_error *err) {
+    return c()->writer_put_forks(w, forks, count, err);
+}
+
 sp_status sp_writer_commit(sp_writer *w, sp_error *err) {
     return c()->writer_commit(w, err);
 }

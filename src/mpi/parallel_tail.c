@@ -31,6 +31,7 @@ static void put_tail(sp_blob *b, const sp_model *m) {
     for (size_t i = 0; i < m->num_threads; i++) {
         sp_thread_pack_put(b, &m->threads[i]);
     }
+    sp_forks_pack_put(b, m);
 }
 
 static int grow(void **array, size_t *capacity, size_t needed, size_t elem) {
@@ -70,7 +71,20 @@ static int parse_tail(sp_blob_reader *in, uint32_t rank, sp_parallel_tail *t, si
     for (uint64_t i = 0; i < threads && !in->failed; i++) {
         sp_thread_pack_get(in, &t->threads[t->num_threads++], rank);
     }
-    return !in->failed && in->pos == in->size;
+    sp_thread_fork *forks = NULL;
+    size_t n = 0;
+    int ok = !in->failed && sp_forks_pack_get(in, rank, &forks, &n);
+    if (ok && n) {
+        sp_thread_fork *grown = realloc(t->forks, (t->num_forks + n) * sizeof *grown);
+        ok = grown != NULL;
+        if (grown) {
+            memcpy(grown + t->num_forks, forks, n * sizeof *forks);
+            t->forks = grown;
+            t->num_forks += n;
+        }
+    }
+    free(forks);
+    return ok && in->pos == in->size;
 }
 
 void sp_parallel_tail_free(sp_parallel_tail *t) {
@@ -84,6 +98,7 @@ void sp_parallel_tail_free(sp_parallel_tail *t) {
         free(t->threads[i].name);
     free(t->rows);
     free(t->threads);
+    free(t->forks);
     memset(t, 0, sizeof *t);
 }
 
@@ -177,6 +192,7 @@ static int write_rest(hid_t file, const sp_parallel_input *in, const sp_parallel
     if (rc == 0 && in->offsets && in->num_offsets)
         rc = sp_write_clock_offsets(file, in->offsets, in->num_offsets);
     if (rc == 0 && threads) rc = sp_write_thread_parents(file, t->threads, t->num_threads);
+    if (rc == 0 && threads) rc = sp_write_thread_forks(file, t->forks, t->num_forks);
     if (rc == 0) rc = sp_write_message_bytes(file, t->rows, t->num_rows);
     return rc;
 }

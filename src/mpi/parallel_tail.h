@@ -9,13 +9,15 @@
 
 #include "mpi/parallel_writer.h"
 
-/* Rank 0's share of the ranks' rows and threads: the fields phase 1 did not
+/* Rank 0's share of the ranks' rows, threads and fork points: what phase 1 did not
  * write (strings, message bytes), rows in rank order. */
 typedef struct sp_parallel_tail {
     sp_model_row *rows;
     size_t num_rows;
     sp_thread_info *threads;
     size_t num_threads;
+    sp_thread_fork *forks; /* every rank's fork points, rank order */
+    size_t num_forks;
 } sp_parallel_tail;
 
 /* Collective: gathers every rank's strings and threads on rank 0 (others get

@@ -41,6 +41,7 @@ static void put_rows(sp_blob *b, const sp_model *m) {
     for (size_t i = 0; i < m->num_threads; i++) {
         sp_thread_pack_put(b, &m->threads[i]);
     }
+    sp_forks_pack_put(b, m);
 }
 
 /* The columns chunk by chunk, interleaved, so that rank 0 can write each
@@ -85,9 +86,11 @@ static void free_rows(sp_model_row *rows, size_t n) {
     free(rows);
 }
 
-/* Parses a rank's index: rows (region ids mapped to the union, rank set) and threads. */
+/* Parses a rank's index: rows (region ids mapped to the union, rank set),
+ * threads and fork points. */
 static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const uint32_t *map,
-                       size_t map_length, sp_model_row **rows_out, sp_thread_info **threads_out) {
+                       size_t map_length, sp_model_row **rows_out, sp_thread_info **threads_out,
+                       sp_thread_fork **forks, size_t *num_forks) {
     sp_model_row *rows = calloc(h->num_rows ? h->num_rows : 1, sizeof *rows);
     sp_thread_info *threads = calloc(h->num_threads ? h->num_threads : 1, sizeof *threads);
     *rows_out = rows;
@@ -114,7 +117,7 @@ static int parse_index(sp_blob_reader *in, const rank_header *h, int rank, const
     for (uint64_t i = 0; i < h->num_threads && !in->failed; i++) {
         sp_thread_pack_get(in, &threads[i], (uint32_t)rank);
     }
-    return !in->failed;
+    return !in->failed && sp_forks_pack_get(in, (uint32_t)rank, forks, num_forks);
 }
 
 static void free_threads(sp_thread_info *threads, size_t n) {
@@ -135,6 +138,7 @@ static sp_status append_own(const sp_model *m, sp_writer *w, const uint32_t *map
         sp_writer_append(w, rows, m->num_rows, m->starts, m->durations, m->thread_ids, err);
     free(rows);
     if (!st) st = sp_writer_put_threads(w, m->threads, m->num_threads, err);
+    if (!st && m->forks) st = sp_writer_put_forks(w, m->forks, m->num_forks, err);
     return st;
 }
 
@@ -189,11 +193,16 @@ sp_status sp_mpi_receive_rank(MPI_Comm comm, int r, const sp_model *own, sp_writ
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "rank %d: out of memory sending its index", r);
     sp_model_row *rows = NULL;
     sp_thread_info *threads = NULL;
+    sp_thread_fork *forks = NULL;
+    size_t num_forks = 0;
     sp_blob_reader in = {index, h.index_bytes, 0, 0};
-    if (!st && (!index || !parse_index(&in, &h, r, map, map_length, &rows, &threads)))
+    if (!st &&
+        (!index || !parse_index(&in, &h, r, map, map_length, &rows, &threads, &forks, &num_forks)))
         st = sp_error_set(err, SP_ERR_MPI, "rank 0: the index of rank %d is malformed", r);
     if (!st) st = sp_writer_add_rows(w, rows, h.num_rows, err);
     if (!st) st = sp_writer_put_threads(w, threads, h.num_threads, err);
+    if (!st && forks) st = sp_writer_put_forks(w, forks, num_forks, err);
+    free(forks);
     free_rows(rows, rows ? h.num_rows : 0);
     free_threads(threads, threads ? h.num_threads : 0);
     free(index);

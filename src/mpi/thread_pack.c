@@ -1,5 +1,7 @@
 #include "mpi/thread_pack.h"
 
+#include <stdlib.h>
+
 void sp_thread_pack_put(sp_blob *b, const sp_thread_info *t) {
     sp_blob_put(b, &t->index, sizeof t->index);
     sp_blob_put(b, &t->ident, sizeof t->ident);
@@ -23,4 +25,37 @@ void sp_thread_pack_get(sp_blob_reader *in, sp_thread_info *t, uint32_t rank) {
     sp_blob_get(in, &t->cpu_ns, sizeof t->cpu_ns);
     sp_blob_get(in, &t->parent_slot, sizeof t->parent_slot);
     t->name = sp_blob_get_string(in);
+}
+
+void sp_forks_pack_put(sp_blob *b, const sp_model *m) {
+    uint64_t n = m->forks ? m->num_forks : 0;
+    sp_blob_put(b, &n, sizeof n);
+    for (uint64_t i = 0; i < n; i++) {
+        const sp_thread_fork *f = &m->forks[i];
+        sp_blob_put(b, &f->thread, sizeof f->thread);
+        sp_blob_put(b, &f->since_ns, sizeof f->since_ns);
+        sp_blob_put(b, &f->parent, sizeof f->parent);
+        sp_blob_put(b, &f->fork_ns, sizeof f->fork_ns);
+    }
+}
+
+int sp_forks_pack_get(sp_blob_reader *in, uint32_t rank, sp_thread_fork **forks, size_t *n) {
+    uint64_t count = 0;
+    sp_blob_get(in, &count, sizeof count);
+    *forks = NULL;
+    *n = 0;
+    if (in->failed || count > (in->size - in->pos) / (4 * sizeof(int64_t))) return 0;
+    if (!count) return 1;
+    *forks = malloc(count * sizeof **forks);
+    if (!*forks) return 0;
+    for (uint64_t i = 0; i < count; i++) {
+        sp_thread_fork *f = &(*forks)[i];
+        f->rank = rank;
+        sp_blob_get(in, &f->thread, sizeof f->thread);
+        sp_blob_get(in, &f->since_ns, sizeof f->since_ns);
+        sp_blob_get(in, &f->parent, sizeof f->parent);
+        sp_blob_get(in, &f->fork_ns, sizeof f->fork_ns);
+    }
+    *n = (size_t)count;
+    return !in->failed;
 }

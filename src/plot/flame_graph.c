@@ -14,23 +14,21 @@
 
 #define ROW_H 18.0
 
-static int max_depth(const sp_table_rows *t) {
+int sp_flame_max_depth(const sp_table_rows *t) {
     int d = 0;
     for (size_t i = 0; i < t->count; i++)
         if (t->rows[i].depth > d) d = t->rows[i].depth;
     return d;
 }
 
-static double root_total(const sp_table_rows *t) {
+double sp_flame_root_total(const sp_table_rows *t) {
     double s = 0;
     for (size_t i = 0; i < t->count; i++)
         if (t->rows[i].depth == 0 && t->rows[i].has_timing) s += t->rows[i].coverage;
     return s;
 }
 
-/* Bar widths in px: coverage / whole * w, scaled down where the children of
- * a bar would be wider together than it (rows are in tree order). */
-static double *bar_widths(const sp_table_rows *t, double whole, double w) {
+double *sp_flame_bar_widths(const sp_table_rows *t, double whole, double w) {
     size_t n = t->count;
     double *width = calloc(n + 1, sizeof *width), *children = calloc(n + 1, sizeof *children);
     size_t *parent = calloc(n + 1, sizeof *parent), *last = calloc(n + 1, sizeof *last);
@@ -73,8 +71,8 @@ static void bar_tip(const sp_table_row *row, double whole, char *out, size_t siz
     sp_format_seconds(row->has_exclusive ? row->exclusive : row->total, own, sizeof own);
     snprintf(out, size, "%s\n%llu call%s, %s wall clock (%.1f%%), %s summed over threads, %s own",
              row->call_path ? row->call_path : row->name, (unsigned long long)row->calls,
-             row->calls == 1 ? "" : "s", wall, whole > 0 ? 100.0 * row->coverage / whole : 0.0,
-             tot, own);
+             row->calls == 1 ? "" : "s", wall, whole > 0 ? 100.0 * row->coverage / whole : 0.0, tot,
+             own);
 }
 
 static void draw_rows(sp_chart *c, const sp_table_rows *t, double *next, const double *widths,
@@ -103,17 +101,17 @@ sp_status sp_chart_flame_graph(sp_chart *c, sp_error *err) {
     sp_table_rows t = {0};
     sp_status st = sp_table_rows_build(c->r, &c->o->filter, NULL, NULL, &t, err);
     if (st) return st;
-    double whole = root_total(&t);
+    double whole = sp_flame_root_total(&t);
     if (t.count == 0 || !(whole > 0)) {
         sp_table_rows_free(&t);
         sp_chart_empty(c, "Flame graph", "No timed calls in the selection.");
         return SP_OK;
     }
-    int depth = max_depth(&t);
+    int depth = sp_flame_max_depth(&t);
     if (depth >= SP_PLOT_MAX_LANES) depth = SP_PLOT_MAX_LANES - 1;
     double top = SP_PLOT_TITLE_H + 10, x0 = 12, w = c->width - 24;
-    double *next = calloc((size_t)max_depth(&t) + 2, sizeof *next);
-    double *widths = bar_widths(&t, whole, w);
+    double *next = calloc((size_t)sp_flame_max_depth(&t) + 2, sizeof *next);
+    double *widths = sp_flame_bar_widths(&t, whole, w);
     if (!next || !widths) {
         free(next);
         free(widths);

@@ -137,6 +137,11 @@ typedef struct sp_px_lane {
     char fill[8];     /* "#999999" once two regions were merged */
     const char *name; /* of the first merged call (names outlive the lane) */
     uint64_t bars;    /* elements written */
+    /* The end of the full bars drawn so far and their colour: a call of that
+     * colour ending before it lies under one of them (a recursive region's
+     * inner calls) and is not drawn again. */
+    double covered_to;
+    char covered_fill[8];
     sp_px_group groups[SP_PX_GROUPS];
     size_t num_groups;
 } sp_px_lane;
@@ -144,7 +149,9 @@ typedef struct sp_px_lane {
 void sp_px_lane_init(sp_px_lane *l, sp_textbuf *b, double y, double h, const char *lane_label);
 
 /* Adds a call of region `name` spanning [x0, x1) pixels; tip is used when it
- * is drawn alone. Calls must come in start order. */
+ * is drawn alone. Calls must come in start order. A call that a full bar of
+ * its colour drawn before already covers is left out (10^6 nested calls of a
+ * recursive region cost one bar). */
 void sp_px_lane_add(sp_px_lane *l, double x0, double x1, long region, const char *fill,
                     const char *name, const char *tip);
 
@@ -201,5 +208,18 @@ sp_status sp_chart_speedup(sp_chart *c, sp_error *err);
 sp_status sp_plot_render(const sp_results *const *runs, size_t num_runs, sp_plot_kind kind,
                          const sp_plot_options *options, int standalone, sp_textbuf *b,
                          sp_error *err);
+
+/* --- flame graph layout (flame_graph.c; the report's difference flame graph) --- */
+
+typedef struct sp_table_rows sp_table_rows;
+
+/* The deepest row's depth, and the root rows' summed coverage (seconds). */
+int sp_flame_max_depth(const sp_table_rows *t);
+double sp_flame_root_total(const sp_table_rows *t);
+
+/* Bar widths in px (one per row, malloc'd; NULL when out of memory):
+ * coverage / whole * w, scaled down where the children of a bar would be
+ * wider together than it (rows are in tree order). */
+double *sp_flame_bar_widths(const sp_table_rows *t, double whole, double w);
 
 #endif

@@ -26,8 +26,7 @@ void sp_px_lane_init(sp_px_lane *l, sp_textbuf *b, double y, double h, const cha
  * SP_PX_GROUPS groups already. */
 static sp_px_group *group_of(sp_px_lane *l, const char *fill, int step) {
     for (size_t i = 0; i < l->num_groups; i++)
-        if (l->groups[i].step == step && strcmp(l->groups[i].fill, fill) == 0)
-            return &l->groups[i];
+        if (l->groups[i].step == step && strcmp(l->groups[i].fill, fill) == 0) return &l->groups[i];
     if (l->num_groups == SP_PX_GROUPS) return NULL;
     sp_px_group *g = &l->groups[l->num_groups++];
     *g = (sp_px_group){0};
@@ -64,8 +63,8 @@ void sp_px_lane_flush(sp_px_lane *l) {
     int step = busy < 0.25 ? 0 : busy < 0.5 ? 1 : busy < 0.85 ? 2 : 3;
     sp_px_group *g = group_of(l, l->fill, step);
     if (!g) { /* more colours than groups: a bar of its own */
-        sp_svg_rect(l->b, x, l->y, w, l->h, l->fill, step == 3 ? 1.0 : 0.35 + 0.2 * step,
-                    l->region, NULL);
+        sp_svg_rect(l->b, x, l->y, w, l->h, l->fill, step == 3 ? 1.0 : 0.35 + 0.2 * step, l->region,
+                    NULL);
         l->bars++;
         return;
     }
@@ -93,10 +92,16 @@ void sp_px_lane_finish(sp_px_lane *l) {
 void sp_px_lane_add(sp_px_lane *l, double x0, double x1, long region, const char *fill,
                     const char *name, const char *tip) {
     if (x1 < x0) x1 = x0;
+    /* calls come in start order: the bar ending last started no later */
+    if (x1 <= l->covered_to && strcmp(fill, l->covered_fill) == 0) return;
     if (x1 - x0 >= 1.0) {
         sp_px_lane_flush(l);
         sp_svg_rect(l->b, x0, l->y, x1 - x0, l->h, fill, 1.0, region, tip);
         l->bars++;
+        if (x1 > l->covered_to || strcmp(fill, l->covered_fill) != 0) {
+            l->covered_to = x1;
+            snprintf(l->covered_fill, sizeof l->covered_fill, "%s", fill);
+        }
         return;
     }
     if (l->open && x0 <= l->x1 + MERGE_GAP_PX) {

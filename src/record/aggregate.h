@@ -49,8 +49,27 @@ typedef struct sp_agg_scratch {
     uint32_t node;      /* SP_AGG_NONE: nothing to fold */
 } sp_agg_scratch;
 
+/* A node whose children are a forked thread's top-level calls: they belong
+ * under `from_node` of the forking thread `from` (docs/parallel.md §1). */
+typedef struct sp_agg_anchor {
+    const struct sp_agg_thread *from;
+    uint32_t from_node; /* a node of `from`: its open call, or its own anchor */
+    uint32_t node;      /* this thread's node (no region, under the root) */
+} sp_agg_anchor;
+
+typedef struct sp_agg_origin sp_agg_origin;
+
 typedef struct sp_agg_thread {
     sp_thread *thread;
+    uint32_t top;          /* where depth-0 calls hang: SP_AGG_ROOT, or the current anchor's node */
+    uint32_t top_level;    /* the origin's level `top` stands for; >= levels: none chosen */
+    sp_agg_origin *origin; /* the fork this thread runs for; NULL: none */
+    sp_agg_anchor *anchors;
+    uint32_t num_anchors, anchor_capacity;
+    /* scratch arrays outgrown: kept until the session ends, so that a thread
+     * this one forked may still read its open calls' slots */
+    sp_agg_scratch *retired[32];
+    uint32_t num_retired;
     sp_agg_scratch *scratch; /* indexed by depth */
     uint32_t scratch_capacity;
     uint32_t num_nodes, node_capacity;
@@ -76,6 +95,32 @@ void sp_agg_begin(sp_thread *t, sp_region_t region);
 
 /* Folds the completed call in s into its node (record/aggregate_path.c). */
 void sp_agg_fold(sp_agg_thread *a, sp_agg_scratch *s);
+
+/* What a forking thread has open when a parallel region begins or a thread
+ * is created (record/fork_point.c takes it): its innermost open calls with
+ * their start ticks, so that a started thread's top-level call can hang under
+ * the innermost of them still open when it begins (the per-call rule,
+ * analysis/call_parent.c, asks the same of a call's whole span). */
+#define SP_AGG_ORIGIN_LEVELS 16
+typedef struct sp_agg_origin {
+    const struct sp_agg_thread *thread; /* NULL: the started thread's calls stay roots */
+    uint64_t generation;
+    uint32_t levels; /* open calls noted, innermost first */
+    uint32_t depth[SP_AGG_ORIGIN_LEVELS];
+    uint32_t node[SP_AGG_ORIGIN_LEVELS];
+    uint64_t start[SP_AGG_ORIGIN_LEVELS];
+    uint32_t base; /* with every noted call ended: the forking thread's own anchor, or root */
+} sp_agg_origin;
+
+/* On the forking thread; o->thread NULL outside aggregate mode. */
+void sp_agg_origin_take(sp_agg_origin *o);
+
+/* On the started thread, before the user's function: its top-level calls
+ * from now on hang under o (an anchor node made on first use). */
+void sp_agg_origin_enter(sp_thread *t, const sp_agg_origin *o);
+
+/* The anchor whose node is `node`, or NULL (record/aggregate_path.c). */
+const sp_agg_anchor *sp_agg_anchor_of(const sp_agg_thread *a, uint32_t node);
 
 /* The threads' states, for finalize (threads quiet). */
 sp_agg_thread *sp_agg_threads(void);

@@ -183,56 +183,108 @@ static sp_status fill_regions(sp_model *m, sp_agg_thread **threads, uint32_t n, 
     return SP_OK;
 }
 
+/* Laying out the histogram rows, per thread: each node's row (or its
+ * nearest kept ancestor's, -1 for none) and, where that is -1, the row of
+ * another thread its calls were forked under (-1 for none). */
+typedef struct row_plan {
+    int64_t *row_of, *fork_of;
+    uint32_t next; /* the next node to lay out */
+} row_plan;
+
+static int64_t position_of(sp_agg_thread *const *threads, uint32_t n, const sp_agg_thread *t) {
+    for (uint32_t j = 0; j < n; j++)
+        if (threads[j] == t) return j;
+    return -1; /* a thread without calls: nothing to hang under */
+}
+
+/* An anchor (record/aggregate.h) takes the row its forking call has; 0 while
+ * that call's thread has not laid it out yet, unless `force` (a cycle). */
+static int lay_anchor(sp_agg_thread *const *threads, uint32_t n, row_plan *plans, uint32_t i,
+                      uint32_t k, int force) {
+    const sp_agg_anchor *an = sp_agg_anchor_of(threads[i], k);
+    int64_t j = an ? position_of(threads, n, an->from) : -1;
+    plans[i].row_of[k] = plans[i].fork_of[k] = -1;
+    if (j < 0) return 1;
+    const row_plan *q = &plans[j];
+    if (q->next <= an->from_node) return force;
+    int64_t row = q->row_of[an->from_node];
+    plans[i].fork_of[k] = row >= 0 ? row : q->fork_of[an->from_node];
+    return 1;
+}
+
 /* One histogram per node with calls; a node's parent row is its nearest
- * ancestor with calls (an open call at finalize has none). */
+ * ancestor with calls (an open call at finalize has none). Threads are laid
+ * out in turn, each as far as its forking calls' rows are known, so a
+ * fork_parent is always an earlier row. */
 static sp_status fill_hists(sp_model *m, sp_agg_thread **threads, uint32_t n, const int64_t *id_of,
                             uint32_t rank, const ticks_map *map, int *complete) {
-    size_t total = 0;
-    uint32_t widest = 1;
+    size_t total = 0, left = 0;
     *complete = 1;
     for (uint32_t i = 0; i < n; i++) {
-        if (threads[i]->num_nodes > widest) widest = threads[i]->num_nodes;
+        left += threads[i]->num_nodes - 1;
         for (uint32_t k = 1; k < threads[i]->num_nodes; k++) {
             total += threads[i]->nodes[k].count > 0;
             if (threads[i]->nodes[k].hist_failed) *complete = 0;
         }
     }
     if (!*complete) return SP_OK;
-    int64_t *row_of = malloc(widest * sizeof *row_of);
+    row_plan *plans = calloc(n ? n : 1, sizeof *plans);
     m->hists = calloc(total ? total : 1, sizeof *m->hists);
-    if (!row_of || !m->hists) {
-        free(row_of);
-        return SP_ERR_OUT_OF_MEMORY;
+    sp_status st = plans && m->hists ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; !st && i < n; i++) {
+        plans[i].row_of = malloc(threads[i]->num_nodes * sizeof *plans[i].row_of);
+        plans[i].fork_of = malloc(threads[i]->num_nodes * sizeof *plans[i].fork_of);
+        if (!plans[i].row_of || !plans[i].fork_of) st = SP_ERR_OUT_OF_MEMORY;
+        if (!st) plans[i].row_of[SP_AGG_ROOT] = plans[i].fork_of[SP_AGG_ROOT] = -1;
+        plans[i].next = 1;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        sp_agg_thread *a = threads[i];
-        row_of[SP_AGG_ROOT] = -1;
-        for (uint32_t k = 1; k < a->num_nodes; k++) {
-            sp_agg_node *node = &a->nodes[k];
-            int64_t parent_row = row_of[node->parent];
-            if (!node->count) {
-                row_of[k] = parent_row; /* its children hang from its nearest kept ancestor */
-                continue;
+    int force = 0;
+    while (!st && left) {
+        int progress = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            sp_agg_thread *a = threads[i];
+            row_plan *p = &plans[i];
+            for (; p->next < a->num_nodes; p->next++, left--, progress = 1, force = 0) {
+                uint32_t k = p->next;
+                sp_agg_node *node = &a->nodes[k];
+                if (node->region == SP_REGION_NONE) {
+                    if (!lay_anchor(threads, n, plans, i, k, force)) break;
+                    continue;
+                }
+                int64_t parent_row = p->row_of[node->parent];
+                int64_t parent_fork = p->fork_of[node->parent];
+                if (!node->count) { /* its children hang from its nearest kept ancestor */
+                    p->row_of[k] = parent_row;
+                    p->fork_of[k] = parent_fork;
+                    continue;
+                }
+                sp_model_hist *h = &m->hists[m->num_hists];
+                p->row_of[k] = (int64_t)m->num_hists++;
+                p->fork_of[k] = -1;
+                h->rank = rank;
+                h->thread = i;
+                h->region = (uint32_t)id_of[node->region];
+                h->parent = parent_row;
+                h->fork_parent = parent_row < 0 ? parent_fork : -1;
+                h->hist = node->hist;        /* moved */
+                h->hist.count = node->count; /* the fold counts buckets only */
+                h->hist.min = sp_agg_provisional_ns(node->min);
+                h->hist.max = sp_agg_provisional_ns(node->max);
+                h->total = span_ns(map, node->total); /* as the index rows add it up */
+                h->m2 = (double)(node_m2_ticks(node) * (long double)map->per_tick *
+                                 (long double)map->per_tick);
+                memset(&node->hist, 0, sizeof node->hist);
             }
-            sp_model_hist *h = &m->hists[m->num_hists];
-            row_of[k] = (int64_t)m->num_hists++;
-            h->rank = rank;
-            h->thread = i;
-            h->region = (uint32_t)id_of[node->region];
-            h->parent = parent_row;
-            h->hist = node->hist;        /* moved */
-            h->hist.count = node->count; /* the fold counts buckets only */
-            h->hist.min = sp_agg_provisional_ns(node->min);
-            h->hist.max = sp_agg_provisional_ns(node->max);
-            h->total = span_ns(map, node->total); /* as the index rows add it up */
-            h->m2 = (double)(node_m2_ticks(node) * (long double)map->per_tick *
-                             (long double)map->per_tick);
-            memset(&node->hist, 0, sizeof node->hist);
         }
+        if (!progress) force = 1;
     }
-    free(row_of);
-    m->hist_totals = m->hist_spread = 1;
-    return SP_OK;
+    for (uint32_t i = 0; plans && i < n; i++) {
+        free(plans[i].row_of);
+        free(plans[i].fork_of);
+    }
+    free(plans);
+    if (!st) m->hist_totals = m->hist_spread = m->hist_forks = 1;
+    return st;
 }
 
 static sp_status fill_rows(sp_model *m, sp_agg_thread **threads, uint32_t n, const int64_t *id_of,

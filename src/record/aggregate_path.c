@@ -42,6 +42,10 @@ static void free_thread(sp_agg_thread *a) {
     free(a->keys);
     free(a->values);
     free(a->scratch);
+    for (uint32_t i = 0; i < a->num_retired; i++)
+        free(a->retired[i]);
+    free(a->anchors);
+    free(a->origin);
     free(a);
 }
 
@@ -137,8 +141,8 @@ static int grow_scratch(sp_agg_thread *a, sp_thread *t, uint32_t d) {
     }
     for (uint32_t i = 0; i < t->depth && i < a->scratch_capacity; i++)
         if (t->stack[i].slot == &a->scratch[i].slot) t->stack[i].slot = &grown[i].slot;
-    free(a->scratch);
-    a->scratch = grown;
+    if (a->scratch) a->retired[a->num_retired++] = a->scratch; /* doubling: < 32 times */
+    __atomic_store_n(&a->scratch, grown, __ATOMIC_RELEASE);
     a->scratch_capacity = capacity;
     return 1;
 }
@@ -254,6 +258,108 @@ void sp_agg_fold(sp_agg_thread *a, sp_agg_scratch *s) {
     s->slot.end = 0;
 }
 
+static int origin_current(const sp_agg_origin *o) {
+    return o->thread && o->generation == __atomic_load_n(&generation, __ATOMIC_RELAXED);
+}
+
+void sp_agg_origin_take(sp_agg_origin *o) {
+    o->thread = NULL;
+    sp_thread *t = sp_current_thread;
+    sp_agg_thread *a = current;
+    if (!__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED) || !t || !a ||
+        current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED))
+        return;
+    o->levels = 0;
+    o->base = a->top;
+    for (uint32_t d = t->depth; d-- > 0 && o->levels < SP_AGG_ORIGIN_LEVELS;) {
+        if (d >= a->scratch_capacity || a->scratch[d].node == SP_AGG_NONE) continue;
+        o->depth[o->levels] = d;
+        o->node[o->levels] = a->scratch[d].node;
+        o->start[o->levels++] = a->scratch[d].slot.start;
+    }
+    if (o->levels || o->base != SP_AGG_ROOT) {
+        o->thread = a;
+        o->generation = current_generation;
+    }
+}
+
+const sp_agg_anchor *sp_agg_anchor_of(const sp_agg_thread *a, uint32_t node) {
+    for (uint32_t i = 0; i < a->num_anchors; i++)
+        if (a->anchors[i].node == node) return &a->anchors[i];
+    return NULL;
+}
+
+/* The anchor node for (from, from_node), made on first use; SP_AGG_ROOT when
+ * out of memory (the calls stay top-level). */
+static uint32_t anchor_node(sp_agg_thread *a, const sp_agg_thread *from, uint32_t from_node) {
+    for (uint32_t i = 0; i < a->num_anchors; i++)
+        if (a->anchors[i].from == from && a->anchors[i].from_node == from_node)
+            return a->anchors[i].node;
+    if (a->num_anchors == a->anchor_capacity) {
+        uint32_t capacity = a->anchor_capacity ? 2 * a->anchor_capacity : 4;
+        sp_agg_anchor *grown = realloc(a->anchors, capacity * sizeof *grown);
+        if (!grown) return SP_AGG_ROOT;
+        a->anchors = grown;
+        a->anchor_capacity = capacity;
+    }
+    if (a->num_nodes == a->node_capacity) {
+        sp_agg_node *grown = realloc(a->nodes, 2 * (size_t)a->node_capacity * sizeof *grown);
+        if (!grown) return SP_AGG_ROOT;
+        a->nodes = grown;
+        a->node_capacity *= 2;
+    }
+    uint32_t node = a->num_nodes++;
+    init_node(&a->nodes[node], SP_AGG_ROOT, SP_REGION_NONE);
+    a->anchors[a->num_anchors++] = (sp_agg_anchor){from, from_node, node};
+    return node;
+}
+
+/* Whether the origin's call at `level` is still open on the forking thread:
+ * its slot still holds that start and no end. The forking thread writes the
+ * slot meanwhile (a relaxed read: at worst a call that just ended still
+ * looks open); an outgrown scratch array is kept, so the read stays in
+ * memory the thread owns. */
+static int still_open(const sp_agg_origin *o, uint32_t level) {
+    const sp_agg_scratch *s = __atomic_load_n(&o->thread->scratch, __ATOMIC_ACQUIRE);
+    const sp_event_slot *slot = &s[o->depth[level]].slot;
+    return __atomic_load_n(&slot->start, __ATOMIC_RELAXED) == o->start[level] &&
+           __atomic_load_n(&slot->end, __ATOMIC_RELAXED) == 0;
+}
+
+/* The parent of a forked thread's top-level call: the anchor of the
+ * innermost origin call still open (the one chosen last time while it is). */
+static uint32_t top_parent(sp_agg_thread *a) {
+    const sp_agg_origin *o = a->origin;
+    if (a->top_level < o->levels && still_open(o, a->top_level)) return a->top;
+    uint32_t level = 0;
+    while (level < o->levels && !still_open(o, level))
+        level++;
+    uint32_t node = level < o->levels ? o->node[level] : o->base;
+    a->top_level = level;
+    a->top = node == SP_AGG_ROOT ? SP_AGG_ROOT : anchor_node(a, o->thread, node);
+    if (node != SP_AGG_ROOT && a->top == SP_AGG_ROOT) out_of_memory_once();
+    return a->top;
+}
+
+void sp_agg_origin_enter(sp_thread *t, const sp_agg_origin *o) {
+    if (!__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED)) return;
+    sp_agg_thread *a = current;
+    if (!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)) a = attach(t);
+    if (!a || t->depth != 0) return; /* calls open: they keep their own parents */
+    if (!origin_current(o) || o->thread == a) {
+        free(a->origin);
+        a->origin = NULL;
+        a->top = SP_AGG_ROOT;
+        return;
+    }
+    if (!a->origin && !(a->origin = malloc(sizeof *a->origin))) {
+        out_of_memory_once();
+        return;
+    }
+    *a->origin = *o;
+    a->top_level = SP_AGG_ORIGIN_LEVELS; /* chosen at the next top-level call */
+}
+
 void sp_agg_begin(sp_thread *t, sp_region_t region) {
     sp_agg_thread *a = current;
     if (UNLIKELY(!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)))
@@ -268,7 +374,7 @@ void sp_agg_begin(sp_thread *t, sp_region_t region) {
         sp_agg_scratch *s = &a->scratch[d];
         uint32_t prev = s->node;
         if (s->slot.end && prev != SP_AGG_NONE) fold(a, s);
-        uint32_t parent = d ? a->scratch[d - 1].node : SP_AGG_ROOT;
+        uint32_t parent = d ? a->scratch[d - 1].node : a->origin ? top_parent(a) : SP_AGG_ROOT;
         uint32_t node = SP_AGG_NONE;
         /* Below a call that could not be kept, nothing is. */
         if (parent != SP_AGG_NONE && region != SP_REGION_NONE) {
@@ -295,7 +401,8 @@ uint64_t sp_internal_agg_bytes(void) {
     for (const sp_agg_thread *a = list_head; a; a = a->next) {
         bytes += sizeof *a + (uint64_t)a->scratch_capacity * sizeof *a->scratch +
                  (uint64_t)a->node_capacity * sizeof *a->nodes +
-                 (uint64_t)a->table_capacity * (sizeof *a->keys + sizeof *a->values);
+                 (uint64_t)a->table_capacity * (sizeof *a->keys + sizeof *a->values) +
+                 (uint64_t)a->anchor_capacity * sizeof *a->anchors;
         for (uint32_t i = 0; i < a->num_nodes; i++)
             bytes += (uint64_t)(a->nodes[i].hist.hi - a->nodes[i].hist.lo) * sizeof(uint64_t);
     }

@@ -40,6 +40,7 @@ unsigned char *sp_internal_agg_pack(const sp_model *m, size_t *size) {
     put_u64(&b, m->num_hists);
     put_u64(&b, (uint64_t)m->hist_totals);
     put_u64(&b, (uint64_t)m->hist_spread);
+    put_u64(&b, (uint64_t)m->hist_forks);
     for (size_t i = 0; i < m->num_hists; i++) {
         const sp_model_hist *h = &m->hists[i];
         sp_model_hist head = *h;
@@ -117,6 +118,7 @@ static int append_hists(sp_model *m, sp_blob_reader *b, uint32_t rank, const uin
     uint64_t n = get_u64(b);
     if (!get_u64(b)) m->hist_totals = 0; /* a rank without totals: the file has none */
     if (!get_u64(b)) m->hist_spread = 0;
+    int forks = get_u64(b) != 0; /* without: this rank's rows are all top-level */
     size_t base = m->num_hists;
     if (b->failed || n > b->size || !grow((void **)&m->hists, m->num_hists, n, sizeof *m->hists))
         return 0;
@@ -124,7 +126,8 @@ static int append_hists(sp_model *m, sp_blob_reader *b, uint32_t rank, const uin
         sp_model_hist head;
         sp_blob_get(b, &head, sizeof head);
         if (b->failed || head.region >= map_length || head.hist.hi < head.hist.lo ||
-            head.hist.hi > SP_HIST_NUM_BUCKETS || head.parent < -1 || head.parent >= (int64_t)i)
+            head.hist.hi > SP_HIST_NUM_BUCKETS || head.parent < -1 || head.parent >= (int64_t)i ||
+            (forks && (head.fork_parent < -1 || head.fork_parent >= (int64_t)i)))
             return 0;
         size_t width = head.hist.hi - head.hist.lo;
         head.hist.counts = width ? malloc(width * sizeof *head.hist.counts) : NULL;
@@ -133,6 +136,7 @@ static int append_hists(sp_model *m, sp_blob_reader *b, uint32_t rank, const uin
         head.rank = rank;
         head.region = map[head.region];
         head.parent = head.parent >= 0 ? head.parent + (int64_t)base : -1;
+        head.fork_parent = forks && head.fork_parent >= 0 ? head.fork_parent + (int64_t)base : -1;
         m->hists[m->num_hists++] = head;
         if (b->failed) return 0;
     }
@@ -149,7 +153,7 @@ sp_status sp_internal_agg_write_ranks(sp_session_data *data, const unsigned char
     memset(&merged, 0, sizeof merged);
     merged.schema = 3;
     merged.layout = SP_LAYOUT_AGGREGATE;
-    merged.hist_totals = merged.hist_spread = 1;
+    merged.hist_totals = merged.hist_spread = merged.hist_forks = 1;
     merged.region_names = calloc(num_names ? num_names : 1, sizeof *merged.region_names);
     int ok = merged.region_names != NULL;
     for (size_t i = 0; ok && i < num_names; i++) {

@@ -43,6 +43,7 @@ static const sp_companion table = {
     .region_rename = sp_registry_rename,
     .fork_take_origin = sp_fork_take_origin,
     .fork_note_start = sp_fork_note_start,
+    .writer_put_forks = sp_writer_put_forks,
 };
 
 const void *sp_companion_interface(unsigned version) {

@@ -33,6 +33,7 @@ int sp_fork_take_origin(sp_fork_origin *o) {
     if (!recording() || !sp_current_thread) return 0;
     o->parent = sp_current_thread;
     o->ticks = sp_clock_ticks();
+    sp_agg_origin_take(&o->agg);
     return 1;
 }
 
@@ -41,6 +42,7 @@ void sp_fork_note_start(const sp_fork_origin *o) {
     if (!recording() || sp_current_thread == o->parent) return;
     sp_thread *self = sp_current_thread ? sp_current_thread : sp_thread_attach();
     if (!self) return; /* out of memory: its calls fall back to the thread-parent rule */
+    sp_agg_origin_enter(self, &o->agg);
     uint64_t now = sp_clock_ticks();
     pthread_mutex_lock(&notes_lock);
     if (num_notes == notes_cap) {
@@ -147,8 +149,8 @@ static void started_region(void *p) {
     static void *real_##name;                                                                      \
     SP_INTERPOSE ret name(void (*fn)(void *), void *data PARAMS) {                                 \
         ret (*next)(void (*)(void *), void *PARAMS) = next_symbol(&real_##name, #name);            \
-        region_start r = {fn, data, {0, 0}};                                                       \
-        if (!sp_fork_take_origin(&r.origin)) return next(fn, data ARGS);                                   \
+        region_start r = {.fn = fn, .data = data};                                                 \
+        if (!sp_fork_take_origin(&r.origin)) return next(fn, data ARGS);                           \
         return next(started_region, &r ARGS);                                                      \
     }
 

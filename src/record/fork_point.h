@@ -14,12 +14,14 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "record/aggregate.h"
 #include "record/thread_state.h"
 
 /* Who forks and when, taken on the forking thread. */
 typedef struct sp_fork_origin {
     sp_thread *parent;
     uint64_t ticks;
+    sp_agg_origin agg; /* aggregate mode: the forking thread's open calls */
 } sp_fork_origin;
 
 /* On the forking thread: fills o; 0 when nothing is recorded (then nothing to note). */

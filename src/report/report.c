@@ -14,6 +14,42 @@ void sp_report_text(sp_report *rp, const char *s) {
     sp_markup_escape(rp->b, s ? s : "");
 }
 
+/* Byte offset of the n-th code point of s (its length when shorter). */
+static size_t code_point_offset(const char *s, size_t len, size_t n) {
+    size_t i = 0;
+    for (; i < len && n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && i) n--;
+    while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
+static size_t code_points(const char *s, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+void sp_report_name(sp_report *rp, const char *s) {
+    s = s ? s : "";
+    size_t len = strlen(s), n = code_points(s, len);
+    if (n <= SP_REPORT_NAME_MAX) {
+        sp_report_text(rp, s);
+        return;
+    }
+    /* the start names the module and routine, the end the innermost part */
+    size_t head = code_point_offset(s, len, SP_REPORT_NAME_HEAD);
+    size_t tail = code_point_offset(s, len, n - (SP_REPORT_NAME_MAX - 1 - SP_REPORT_NAME_HEAD));
+    sp_textbuf_append(rp->b, "<span class=\"cut\" title=\"");
+    sp_report_text(rp, s);
+    sp_textbuf_append(rp->b, "\">");
+    sp_markup_escape_n(rp->b, s, head);
+    sp_textbuf_append(rp->b, "\xE2\x80\xA6");
+    sp_report_text(rp, s + tail);
+    sp_textbuf_append(rp->b, "</span>");
+}
+
 void sp_report_seconds_cell(sp_report *rp, double seconds) {
     char text[32];
     sp_format_seconds(seconds, text, sizeof text);

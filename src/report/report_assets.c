@@ -47,6 +47,7 @@ const char sp_report_css[] =
     "button.tg{border:0;background:none;cursor:pointer;width:18px;padding:0;color:var(--muted);"
     "font:inherit}\n"
     ".tgsp{display:inline-block;width:18px}\n"
+    ".cut{cursor:help;text-decoration:underline dotted var(--muted)}\n"
     ".num{color:var(--muted)}\n"
     ".bar{display:inline-block;height:8px;background:var(--accent);opacity:.55;border-radius:2px;"
     "vertical-align:middle;margin-left:6px}\n"

@@ -104,7 +104,7 @@ static sp_status changes(sp_report *rp, size_t k, sp_error *err) {
         return SP_OK;
     }
     sp_textbuf_printf(rp->b,
-                      "<table class=\"sortable changes\"><thead><tr><th class=\"name\">region</th>"
+                      "<div class=\"scroll\"><table class=\"sortable changes\"><thead><tr><th class=\"name\">region</th>"
                       "<th>baseline</th><th>this run</th><th>change</th><th>change %%</th>"
                       "<th>b/a</th><th>%.0f%% interval</th><th>verdict</th></tr></thead><tbody>\n",
                       (1 - cmp->level) * 100);
@@ -113,7 +113,7 @@ static sp_status changes(sp_report *rp, size_t k, sp_error *err) {
         sp_textbuf_append(rp->b, "<tr data-name=\"");
         sp_report_text(rp, row->name);
         sp_textbuf_append(rp->b, "\"><td class=\"name\">");
-        sp_report_text(rp, row->name);
+        sp_report_name(rp, row->name);
         sp_textbuf_append(rp->b, "</td>");
         sp_report_seconds_cell(rp, row->in_a ? row->a : NAN);
         sp_report_seconds_cell(rp, row->in_b ? row->b : NAN);
@@ -134,7 +134,7 @@ static sp_status changes(sp_report *rp, size_t k, sp_error *err) {
         verdict_cell(rp, row);
         sp_textbuf_append(rp->b, "</tr>\n");
     }
-    sp_textbuf_append(rp->b, "</tbody></table>\n");
+    sp_textbuf_append(rp->b, "</tbody></table></div>\n");
     if (cmp->count > MAX_CHANGES)
         sp_textbuf_printf(rp->b, "<p class=\"note\">%zu smaller changes not shown.</p>\n",
                           cmp->count - MAX_CHANGES);
@@ -164,8 +164,10 @@ sp_status sp_report_comparison(sp_report *rp, sp_error *err) {
     verdict_cards(rp);
     runs_table(rp);
     sp_status st = SP_OK;
-    for (size_t k = 1; k < rp->num_runs && st == SP_OK; k++)
+    for (size_t k = 1; k < rp->num_runs && st == SP_OK; k++) {
         st = changes(rp, k, err);
+        if (st == SP_OK) st = sp_report_diff_flame(rp, k, err);
+    }
     const char *x = differ_in(rp, "mpi_size")          ? "mpi_size"
                     : differ_in(rp, "omp_num_threads") ? "omp_num_threads"
                                                        : NULL;

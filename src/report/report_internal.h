@@ -31,6 +31,14 @@ const char *sp_report_path(const sp_table_row *row);
 
 /* Escaped text. */
 void sp_report_text(sp_report *rp, const char *s);
+
+/* A name or call path in a table cell: escaped, and one longer than
+ * SP_REPORT_NAME_MAX code points cut to its first SP_REPORT_NAME_HEAD, an
+ * ellipsis and its end, with the whole name as the tooltip (the filter
+ * searches the row's data-name, which stays whole). */
+#define SP_REPORT_NAME_MAX  80
+#define SP_REPORT_NAME_HEAD 52
+void sp_report_name(sp_report *rp, const char *s);
 /* A duration cell value: "3.06 ms" with data-v="0.00306" for sorting. */
 void sp_report_seconds_cell(sp_report *rp, double seconds);
 
@@ -41,5 +49,7 @@ sp_status sp_report_balance(sp_report *rp, sp_error *err);    /* per-rank own ti
 sp_status sp_report_threads(sp_report *rp, sp_error *err);    /* per-thread balance */
 sp_status sp_report_charts(sp_report *rp, sp_error *err);     /* the SVG charts */
 sp_status sp_report_comparison(sp_report *rp, sp_error *err); /* several runs */
+/* Run k against the baseline (runs[0]): the difference flame graph. */
+sp_status sp_report_diff_flame(sp_report *rp, size_t k, sp_error *err);
 
 #endif

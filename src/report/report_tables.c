@@ -73,7 +73,7 @@ sp_status sp_report_hotspots(sp_report *rp, sp_error *err) {
             sp_report_text(rp, row->name);
             sp_textbuf_append(rp->b, "\"><td class=\"name\">");
             swatch(rp, row->name);
-            sp_report_text(rp, sp_report_path(row));
+            sp_report_name(rp, sp_report_path(row));
             if (row->has_children) sp_textbuf_append(rp->b, " <span class=\"num\">(own)</span>");
             sp_textbuf_append(rp->b, "</td>");
         }
@@ -129,7 +129,7 @@ static void tree_row(sp_report *rp, const sp_table_row *row, size_t id, long par
     else
         sp_textbuf_append(b, "<span class=\"tgsp\"></span>");
     swatch(rp, row->name);
-    sp_report_text(rp, row->name);
+    sp_report_name(rp, row->name);
     if (row->recursive) sp_textbuf_append(b, " \xE2\x86\xBB");
     sp_textbuf_append(b, "</td>");
     number_cell(rp, (unsigned long long)row->calls);
@@ -311,7 +311,7 @@ static sp_status balance_rows(sp_report *rp, const uint32_t *ranks, size_t nr, s
         sp_report_text(rp, name);
         sp_textbuf_append(rp->b, "\"><td class=\"name\">");
         swatch(rp, name);
-        sp_report_text(rp, name);
+        sp_report_name(rp, name);
         sp_textbuf_append(rp->b, "</td>");
         sp_report_seconds_cell(rp, rows[i].mean);
         sp_report_seconds_cell(rp, rows[i].min);
@@ -387,7 +387,7 @@ static void thread_row(sp_report *rp, const sp_table_row *row) {
     sp_report_text(rp, row->name);
     sp_textbuf_append(rp->b, "\"><td class=\"name\">");
     swatch(rp, row->name);
-    sp_report_text(rp, sp_report_path(row));
+    sp_report_name(rp, sp_report_path(row));
     sp_textbuf_printf(rp->b, "</td><td data-v=\"%zu\">%zu</td>", b->count, b->count);
     sp_report_seconds_cell(rp, b->mean);
     sp_report_seconds_cell(rp, b->min);

@@ -65,7 +65,7 @@ static void add_histograms(sp_model *m, const mb_call *calls, size_t n, int with
                     m->hists[h].region == 0)
                     parent = (int64_t)h;
             m->hists[m->num_hists++] = (sp_model_hist){
-                c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT, 0, 0.0};
+                c->rank, c->thread, (uint32_t)c->region, parent, SP_HIST_INIT, 0, 0.0, -1};
         }
         assert_int_equal(sp_hist_add(&m->hists[slot].hist, c->end - c->start), SP_OK);
         m->hists[slot].total += c->end - c->start;
@@ -76,6 +76,19 @@ static void add_histograms(sp_model *m, const mb_call *calls, size_t n, int with
     m->hist_totals = m->hist_spread = with_totals;
 }
 
+/* Thread 1's top-level solve rows hang under the step row of thread 0 on
+ * their rank (as if thread 1 were forked inside step). */
+static void add_fork_parents(sp_model *m) {
+    for (size_t i = 0; i < m->num_hists; i++) {
+        sp_model_hist *h = &m->hists[i];
+        h->fork_parent = -1;
+        for (size_t k = 0; h->thread == 1 && h->parent < 0 && k < i; k++)
+            if (m->hists[k].rank == h->rank && m->hists[k].thread == 0 && m->hists[k].region == 0)
+                h->fork_parent = (int64_t)k;
+    }
+    m->hist_forks = 1;
+}
+
 typedef struct fixture {
     char path[64];
     sp_model columnar; /* the same calls with events, for the exact percentiles */
@@ -83,7 +96,7 @@ typedef struct fixture {
 } fixture;
 
 /* with_histograms: 0 none (the Python package), 1 histograms (files before
- * `totals`), 2 histograms with totals. */
+ * `totals`), 2 histograms with totals, 3 with totals and fork parents. */
 static void make(fixture *fx, int with_histograms) {
     size_t n;
     mb_call *calls = workload(&n);
@@ -96,7 +109,8 @@ static void make(fixture *fx, int with_histograms) {
     mb_model(&spec, &fx->columnar);
     mb_model(&spec, &fx->aggregate);
     mb_make_aggregate(&fx->aggregate);
-    if (with_histograms) add_histograms(&fx->aggregate, calls, n, with_histograms == 2);
+    if (with_histograms) add_histograms(&fx->aggregate, calls, n, with_histograms >= 2);
+    if (with_histograms == 3) add_fork_parents(&fx->aggregate);
     free(calls);
     snprintf(fx->path, sizeof fx->path, "/tmp/test_aggregate_hist_XXXXXX");
     int fd = mkstemp(fx->path);
@@ -207,7 +221,7 @@ static void python_layout_without_histograms(void **state) {
 /* Rewrites one dataset (or attribute) of the extension and expects a refusal. */
 static void expect_refused(void (*damage)(hid_t g), sp_status want, const char *words) {
     fixture fx;
-    make(&fx, 2);
+    make(&fx, 3);
     hid_t f = H5Fopen(fx.path, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t g = H5Gopen2(f, "/scope_profiler_c/histograms", H5P_DEFAULT);
     damage(g);
@@ -269,6 +283,17 @@ static void totals_off_by_one(hid_t g) {
     H5Dclose(ds);
     replace_i64(g, "totals", 0, v[0] - 1); /* still inside its bounds */
 }
+/* Rows: per rank, step (thread 0), solve (thread 1, forked under step),
+ * solve (thread 0, under step). */
+static void fork_parent_later(hid_t g) {
+    replace_i64(g, "fork_parents", 0, 5);
+}
+static void fork_parent_other_rank(hid_t g) {
+    replace_i64(g, "fork_parents", 4, 0);
+}
+static void fork_parent_with_parent(hid_t g) {
+    replace_i64(g, "fork_parents", 2, 1);
+}
 static void newer_version(hid_t g) {
     H5Adelete(g, "extension_version");
     sp_h5_attr_int64(g, "extension_version", 2);
@@ -287,6 +312,49 @@ static void damaged_extensions(void **state) {
     expect_refused(spread_negative, SP_ERR_DAMAGED,
                    "row 3 of /scope_profiler_c/histograms: squared deviations -1");
     expect_refused(spread_as_integers, SP_ERR_BAD_DATASET, "squared_deviations");
+    expect_refused(fork_parent_later, SP_ERR_DAMAGED, "fork_parents[0] is 5");
+    expect_refused(fork_parent_other_rank, SP_ERR_DAMAGED, "fork_parents[4] is 0");
+    expect_refused(fork_parent_with_parent, SP_ERR_DAMAGED, "fork_parents[2] is 1");
+}
+
+/* Fork parents read back as written and join thread 1's solve rows to
+ * thread 0's step: one tree, step > solve with every solve call, step's
+ * exclusive time still its own thread's (per lane, as per call). */
+static void fork_parents_make_one_tree(void **state) {
+    (void)state;
+    fixture fx;
+    make(&fx, 3);
+    sp_model m;
+    sp_error err = {0};
+    assert_int_equal(sp_read_model(fx.path, &m, &err), SP_OK);
+    assert_int_equal(m.hist_forks, 1);
+    size_t forked = 0;
+    for (size_t i = 0; i < m.num_hists; i++) {
+        assert_int_equal(m.hists[i].fork_parent, fx.aggregate.hists[i].fork_parent);
+        forked += m.hists[i].fork_parent >= 0;
+    }
+    assert_int_equal(forked, 2); /* one per rank: rows 1 and 4 */
+    assert_int_equal(fx.aggregate.hists[1].fork_parent, 0);
+    assert_int_equal(fx.aggregate.hists[4].fork_parent, 3);
+    sp_model_clear(&m);
+    sp_results *r = sp_read(fx.path, &err);
+    assert_non_null(r);
+    sp_table_rows rows;
+    assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_OK);
+    assert_int_equal(rows.count, 2);
+    assert_string_equal(rows.rows[0].call_path, "step");
+    assert_string_equal(rows.rows[1].call_path, "step > solve");
+    assert_int_equal(rows.rows[1].calls, NUM_CALLS / 2);
+    int64_t step = 0, solve = 0; /* exclusive: less thread 0's solve only */
+    for (size_t i = 0; i < fx.aggregate.num_hists; i++) {
+        const sp_model_hist *h = &fx.aggregate.hists[i];
+        if (h->region == 0) step += h->total;
+        if (h->region == 1 && h->parent >= 0) solve += h->total;
+    }
+    assert_true(rows.rows[0].exclusive == (step - solve) / 1e9);
+    sp_table_rows_free(&rows);
+    sp_results_free(r);
+    release(&fx);
 }
 
 /* The optional per-path totals read back as written; a file without them
@@ -349,6 +417,7 @@ int main(void) {
         cmocka_unit_test(python_layout_without_histograms),
         cmocka_unit_test(damaged_extensions),
         cmocka_unit_test(path_totals_round_trip),
+        cmocka_unit_test(fork_parents_make_one_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

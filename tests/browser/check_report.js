@@ -10,6 +10,11 @@
 //   node check_report.js hostile HTML
 //   node check_report.js svg SVG... [--screenshot PNG]
 //   node check_report.js load HTML          (prints the load event time in ms)
+//   node check_report.js compare HTML SHOT_PREFIX
+//        (report A B of tests/plot's compare_{a,b}.h5: the difference flame
+//        graph drawn inside its canvas with both runs in its tooltips, the
+//        300-character name cut in the tables, whole in its tooltip, found by
+//        the filter; no overflow at 800 px)
 //   node check_report.js big HTML MAX_BYTES MAX_LOAD_MS MAX_ROWS SHOT_PREFIX
 //        (a big run's report: size, load time and tree rows bounded; the
 //        charts reachable from the contents bar; screenshots at 1400 and 800 px)
@@ -152,6 +157,60 @@ async function checkBig(browser, file, maxBytes, maxMs, maxRows, prefix, problem
   console.log(`big_report bytes ${bytes} load_event_ms ${ms.toFixed(0)} tree_rows ${rows} filter_ms ${filterMs}`);
 }
 
+async function checkCompare(page, prefix) {
+  const svg = '#chart-difference-1 svg';
+  const bars = await page.$$eval(`${svg} rect[data-r]`, (rs) => rs.map((r) => {
+    const b = r.getBBox(), t = r.querySelector('title');
+    return { x: b.x, w: b.width, fill: r.getAttribute('fill'), tip: t ? t.textContent : '' };
+  }));
+  const width = await page.$eval(svg, (s) => s.viewBox.baseVal.width);
+  if (bars.length !== 5) fail(`difference flame graph: ${bars.length} bars, expected 5`);
+  for (const b of bars) {
+    if (b.x < 0 || b.x + b.w > width + 0.01) fail(`bar at ${b.x}+${b.w} leaves the ${width} px canvas`);
+    if (!b.tip.includes('this run: ') || !b.tip.includes('baseline: ')) fail(`tooltip without both runs: ${b.tip}`);
+  }
+  const rgb = (f) => [1, 3, 5].map((i) => parseInt(f.slice(i, i + 2), 16));
+  const bar = (leaf) => {
+    const b = bars.find((x) => x.tip.split('\n')[0].endsWith(leaf));
+    if (!b) fail(`no bar for ${leaf}`);
+    return b;
+  };
+  const kernel = bar(' > kernel'), io = bar(' > io'), extra = bar(' > extra');
+  if (!kernel.tip.includes('this run: 40.0 ms') || !kernel.tip.includes('baseline: 20.0 ms') ||
+      !kernel.tip.includes('+100.0% (2.00x)')) fail(`kernel tooltip: ${kernel.tip}`);
+  const [kr, , kb] = rgb(kernel.fill), [ir, , ib] = rgb(io.fill);
+  if (!(kr > 150 && kb < 80)) fail(`kernel (2x slower) is ${kernel.fill}, not red`);
+  if (!(ib > 150 && ir < 80)) fail(`io (2x faster) is ${io.fill}, not blue`);
+  if (!extra.tip.includes('baseline: not called') || extra.fill !== kernel.fill)
+    fail(`extra (new): ${extra.fill} ${extra.tip}`);
+  // The long name: cut in the tree and the changes table, whole in the tooltip.
+  const full = await page.$eval('#tree tr[data-name^="__fluid"]', (r) => r.getAttribute('data-name'));
+  if (full.length !== 300) fail(`the long name is ${full.length} characters`);
+  const cells = await page.$$eval('td.name span.cut', (ss) => ss.map((s) => [s.textContent, s.title]));
+  // tree, changes table, and two hotspot paths (its own time and kernel's)
+  if (cells.length !== 4) fail(`${cells.length} cut names, expected 4`);
+  for (const [shown, title] of cells) {
+    if (!title.includes(full)) fail(`cut name's title ${title.slice(0, 40)}...`);
+    if ([...shown].length > 80) fail(`cut name shows ${[...shown].length} characters`);
+    if (!/^(main > )?__fluid_dynamics_solver_module_MOD_/.test(shown) || !shown.includes('\u2026'))
+      fail(`cut name shows ${shown}`);
+  }
+  // The filter searches the whole name: a part the cut hides.
+  const hidden = full.slice(150, 175);
+  if (cells.some(([shown]) => shown.includes(hidden))) fail('the probe is visible');
+  await typeFilter(page, hidden);
+  const kept = await visibleNames(page);
+  if (!kept.includes(full) || kept.includes('io')) fail(`filter on the hidden part: ${JSON.stringify(kept)}`);
+  await typeFilter(page, '');
+  for (const w of [1280, 800]) {
+    await page.setViewportSize({ width: w, height: 900 });
+    const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (over > 1) fail(`at ${w} px the page is ${over} px wider than the window`);
+    await notBlank(page, `${prefix}-${w}.png`, `compare at ${w} px`);
+  }
+  await labelsInside(page, 'compare report');
+}
+
 async function checkReport(page, expected) {
   const rows = await visibleNames(page);
   if (JSON.stringify(rows) !== JSON.stringify(expected))
@@ -239,6 +298,9 @@ async function main() {
       const page = await open(browser, files[0], problems);
       await notBlank(page, shot, files[0]);
       await checkReport(page, JSON.parse(files[1]));
+    } else if (mode === 'compare') {
+      const page = await open(browser, files[0], problems);
+      await checkCompare(page, files[1]);
     } else if (mode === 'hostile') {
       const page = await open(browser, files[0], problems);
       await notBlank(page, null, files[0]);

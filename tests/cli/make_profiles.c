@@ -344,7 +344,7 @@ static void make_aggregate_hist(const char *dir) {
     for (size_t i = 0; i < m.num_rows; i++) {
         const sp_model_row *r = &m.rows[i];
         sp_model_hist *h = &m.hists[m.num_hists++];
-        *h = (sp_model_hist){r->rank, 0, r->region, -1, SP_HIST_INIT, 0, 0.0};
+        *h = (sp_model_hist){r->rank, 0, r->region, -1, SP_HIST_INIT, 0, 0.0, -1};
         for (uint64_t e = r->offset; e < r->offset + r->count; e++)
             check(sp_hist_add(&h->hist, m.durations[e]) == SP_OK, "histogram");
     }
@@ -391,8 +391,8 @@ static void make_aggregate_tree(const char *dir) {
         if (r->region == 0) step_row = (int64_t)m.num_hists;
         sp_model_hist *h = &m.hists[m.num_hists++];
         *h = (sp_model_hist){
-            r->rank,        0,          r->region, r->region == 0 ? -1 : step_row, SP_HIST_INIT,
-            r->stats.total, r->stats.m2};
+            r->rank,        0,           r->region, r->region == 0 ? -1 : step_row, SP_HIST_INIT,
+            r->stats.total, r->stats.m2, -1};
         for (uint64_t e = r->offset; e < r->offset + r->count; e++)
             check(sp_hist_add(&h->hist, m.durations[e]) == SP_OK, "histogram");
     }

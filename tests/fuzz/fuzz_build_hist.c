@@ -1,7 +1,8 @@
 /* The histogram extension (/scope_profiler_c/histograms) of a generated
  * profile: one histogram per index row, sometimes a child path under the
  * previous row of the same rank, each column perhaps with a defect; half of
- * them with the optional per-path totals, half with squared deviations. */
+ * them with the optional per-path totals, half with squared deviations, half with
+ * fork parents. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,6 +39,7 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
     size_t cap = n ? n : 1;
     int64_t *totals = calloc(cap, sizeof *totals);
     double *m2 = calloc(cap, sizeof *m2);
+    int64_t *forks = calloc(cap, sizeof *forks);
     int64_t *cols[8], *buckets = calloc(2 * cap, sizeof *buckets),
                       *counts = calloc(2 * cap, sizeof *counts);
     for (int k = 0; k < 8; k++)
@@ -54,6 +56,11 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
                              fz_chance(f, 64)
                          ? (int64_t)i - 1
                          : -1;
+        /* a top-level row on thread 1 forked from an earlier row of thread 0 */
+        forks[i] = -1;
+        for (size_t p = 0; cols[3][i] < 0 && cols[1][i] == 1 && p < i; p++)
+            if (cols[0][p] == cols[0][i] && cols[1][p] == 0 && fz_chance(f, 64))
+                forks[i] = (int64_t)p;
         cols[4][i] = lo;
         cols[5][i] = hi;
         cols[6][i] = (int64_t)e;
@@ -85,6 +92,8 @@ void fz_emit_histograms(fz *f, hid_t file, const int64_t *rank, const int64_t *r
     free(totals);
     if (fz_chance(f, 128)) fz_emit_doubles(f, file, G "/squared_deviations", m2, rows);
     free(m2);
+    if (fz_chance(f, 128)) fz_emit_ints(f, file, G "/fork_parents", H5T_STD_I64LE, forks, rows);
+    free(forks);
     fz_emit_ints(f, file, G "/buckets", H5T_STD_U16LE, buckets, e);
     fz_emit_ints(f, file, G "/counts", H5T_STD_U64LE, counts, e);
     free(buckets);

@@ -41,7 +41,8 @@ static void check_row_events(const sp_model *m, const sp_model_row *r) {
     }
 }
 
-/* Histograms: well-formed windows, parents earlier on the same lane, totals
+/* Histograms: well-formed windows, parents earlier on the same lane (fork
+ * parents earlier on another), totals
  * within their bounds, squared deviations finite and >= 0, and together exactly the calls of every
  * index row. */
 static void check_histograms(const sp_model *m) {
@@ -65,6 +66,11 @@ static void check_histograms(const sp_model *m) {
                      (long double)h->total * 1024 <= c * h->hist.max * 1025);
         }
         if (m->hist_spread) FZ_CHECK(h->m2 >= 0.0 && isfinite(h->m2));
+        if (m->hist_forks && h->fork_parent >= 0) /* a top-level row under another lane's */
+            FZ_CHECK(h->parent < 0 && h->fork_parent < (int64_t)i &&
+                     m->hists[h->fork_parent].rank == h->rank &&
+                     m->hists[h->fork_parent].thread != h->thread);
+        if (m->hist_forks) FZ_CHECK(h->fork_parent >= -1);
         double p = sp_hist_percentile(&h->hist, 50.0);
         FZ_CHECK(p >= (double)h->hist.min && p <= (double)h->hist.max);
         in_hists += sum;

@@ -10,6 +10,10 @@
  *                 far shorter than a pixel
  *   scale_np{1,2,4}.h5  the same work on 1, 2 and 4 ranks (mpi_size): "solve"
  *                 scales perfectly, "serial" does not
+ *   deep.h5       1 rank: "rec" recursing 100000 calls deep, "leaf" at the bottom
+ *   compare_{a,b}.h5  1 rank: main > (a 300-character Fortran-style name) >
+ *                 kernel, and main > io; in b kernel takes 2x, io half, and
+ *                 "gone" (a only) and "extra" (b only) differ
  *
  * Usage: make_plot_profiles DIR [N]
  */
@@ -183,6 +187,53 @@ static void make_scale(const char *dir, uint32_t ranks) {
     finish(&b, dir, file);
 }
 
+/* A recursion `depth` calls deep: each call 2 ns inside its caller. */
+static void make_deep(const char *dir, long depth) {
+    static const char *const names[] = {"rec", "leaf"};
+    builder b;
+    init(&b, names, 2, (size_t)depth + 1, 0);
+    row(&b, 0, 0);
+    for (long i = 0; i < depth; i++)
+        call(&b, T0 + MS + i, 50 * MS - 2 * i, -1);
+    row(&b, 1, 0);
+    call(&b, T0 + MS + depth, 1000, -1);
+    run_meta(&b, "deep", T0 + 60 * MS);
+    finish(&b, dir, "deep.h5");
+}
+
+/* A Fortran module procedure's mangled name, 300 characters. */
+static void fortran_name(char out[301]) {
+    static const char head[] = "__fluid_dynamics_solver_module_MOD_";
+    static const char word[] = "assemble_the_global_stiffness_matrix_";
+    size_t n = strlen(head);
+    memcpy(out, head, n);
+    for (size_t i = 0; n < 300 - 12; i++)
+        out[n++] = word[i % (sizeof word - 1)];
+    memcpy(out + n, "_with_bc_end", 12);
+    out[300] = '\0';
+}
+
+static void make_compare(const char *dir, int b_run) {
+    char name[301];
+    fortran_name(name);
+    const char *names[] = {"main", name, "kernel", "io", b_run ? "extra" : "gone"};
+    builder b;
+    init(&b, names, 5, 16, 0);
+    int64_t kernel = (b_run ? 40 : 20) * MS, io = (b_run ? 5 : 10) * MS;
+    row(&b, 0, 0);
+    call(&b, T0 + 1 * MS, 90 * MS, -1);
+    row(&b, 1, 0);
+    call(&b, T0 + 2 * MS, kernel + 4 * MS, -1);
+    row(&b, 2, 0);
+    call(&b, T0 + 3 * MS, kernel, -1);
+    row(&b, 3, 0);
+    call(&b, T0 + 60 * MS, io, -1);
+    row(&b, 4, 0);
+    call(&b, T0 + 75 * MS, 8 * MS, -1);
+    run_meta(&b, b_run ? "b" : "a", T0 + 100 * MS);
+    finish(&b, dir, b_run ? "compare_b.h5" : "compare_a.h5");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: make_plot_profiles DIR [N]\n");
@@ -194,5 +245,8 @@ int main(int argc, char **argv) {
     make_scale(argv[1], 1);
     make_scale(argv[1], 2);
     make_scale(argv[1], 4);
+    make_deep(argv[1], 100000);
+    make_compare(argv[1], 0);
+    make_compare(argv[1], 1);
     return 0;
 }

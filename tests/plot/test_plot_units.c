@@ -66,7 +66,8 @@ static void test_fit_text(void **state) {
                                  "d\xC3\xA9",
                                  40, 11, 0, &b),
                      1);
-    assert_string_equal(sp_textbuf_str(&b), "\xC3\xBCn\xC3\xAF" "c\xE2\x80\xA6");
+    assert_string_equal(sp_textbuf_str(&b), "\xC3\xBCn\xC3\xAF"
+                                            "c\xE2\x80\xA6");
     sp_textbuf_reset(&b);
     /* a lane label keeps its " · r12" and loses the end of the name */
     assert_int_equal(sp_fit_text("very_long_region_name \xC2\xB7 r12", 100, 11, 0, &b), 1);
@@ -129,9 +130,10 @@ static void test_px_merge(void **state) {
     sp_px_lane_finish(&l);
     assert_int_equal(l.bars, 1);
     assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 0);
-    assert_string_equal(sp_textbuf_str(&b),
-                        "<path d=\"M10 10.0h100v5.0h-100z\" fill=\"#112233\" fill-opacity=\"0.55\" "
-                        "data-r=\"3\"><title>lane: 1000 calls shorter than a pixel</title></path>\n");
+    assert_string_equal(
+        sp_textbuf_str(&b),
+        "<path d=\"M10 10.0h100v5.0h-100z\" fill=\"#112233\" fill-opacity=\"0.55\" "
+        "data-r=\"3\"><title>lane: 1000 calls shorter than a pixel</title></path>\n");
     sp_textbuf_reset(&b);
     /* calls 2 px wide stay single; sub-pixel calls 4.8 px apart do not merge,
      * 0.7 px apart they do (two regions: grey, no data-r) */
@@ -152,6 +154,20 @@ static void test_px_merge(void **state) {
     assert_non_null(strstr(sp_textbuf_str(&b),
                            "<path d=\"M15 0.0h2v5.0h-2z\" fill=\"#999999\" fill-opacity=\"0.35\">"
                            "<title>lane: 2 calls shorter than a pixel</title>"));
+    sp_textbuf_reset(&b);
+    /* a recursive region: 100000 nested calls of one colour under the outer
+     * bar cost nothing; a later call past its end, or of another colour
+     * inside it, is drawn */
+    sp_px_lane_init(&l, &b, 0, 5, "lane");
+    for (int i = 0; i < 100000; i++)
+        sp_px_lane_add(&l, 10 + 1e-5 * i, 600 - 1e-5 * i, 1, "#112233", "r", "rec");
+    sp_px_lane_add(&l, 20, 30, 2, "#445566", "q", "other");
+    sp_px_lane_add(&l, 590, 610, 1, "#112233", "r", "after");
+    sp_px_lane_finish(&l);
+    assert_int_equal(l.bars, 3);
+    assert_int_equal(count(sp_textbuf_str(&b), "<rect"), 3);
+    assert_int_equal(count(sp_textbuf_str(&b), "<title>rec</title>"), 1);
+    assert_non_null(strstr(sp_textbuf_str(&b), "<title>after</title>"));
     sp_textbuf_free(&b);
 }
 

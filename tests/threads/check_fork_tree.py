@@ -7,6 +7,10 @@ created), no invented recursion. The same paths and call counts in
 (per-thread stacks), and in aggregate mode.
 
   check_fork_tree.py CLI PROGRAM KIND WORKDIR
+
+FORK_TREE_LAUNCH (e.g. "mpirun -np 2") runs PROGRAM under a launcher;
+FORK_TREE_WRITER then names the MPI writer the per-call file must say it
+was written by (/metadata mpi_writer).
 """
 import html
 import json
@@ -29,6 +33,11 @@ EXPECTED = {
         S + ";outer": 1, S + ";outer;team": 2, S + ";outer;team;inner": 4,
     },
     "omp_plain": {S: 1, S + ";loop": 1, S + ";loop;work": 6},
+    # 2 ranks of 2 threads (tests/mpi/fork_tree_mpi.c): the serial tree, twice
+    "mpi_omp": {
+        S: 2, S + ";step": 6, S + ";step;lead": 6, S + ";step;body": 6,
+        S + ";step;body;compute": 6, S + ";step;wait": 6,
+    },
     "thread": {
         S: 1, S + ";launch": 1, S + ";launch;spawn": 1, S + ";launch;own_work": 1,
         S + ";launch;job": 3, S + ";launch;job;helper": 1,
@@ -46,6 +55,21 @@ def run(*args, env=None):
     if p.returncode != 0:
         fail("%s exited %d: %s" % (" ".join(args), p.returncode, p.stderr.strip()))
     return p.stdout
+
+
+def record(program, path, env=None):
+    """Runs the reproducer (under FORK_TREE_LAUNCH when set) to write path."""
+    launch = os.environ.get("FORK_TREE_LAUNCH", "").split()
+    run(*launch, program, path, env=env)
+
+
+def check_writer(cli, path):
+    writer = os.environ.get("FORK_TREE_WRITER")
+    if not writer:
+        return
+    out = run(cli, "metadata", path)
+    if not re.search(r"mpi_writer\W+%s\b" % writer, out):
+        fail("%s was not written by the %s writer:\n%s" % (path, writer, out))
 
 
 def inspect_tree(cli, path):
@@ -164,12 +188,44 @@ def check_views(cli, path, kind, workdir):
     check_flame_graph(cli, path, workdir)
 
 
-def check_aggregate_hints(cli, program, kind, workdir):
-    """Aggregate mode keeps no calls: the notes must not suggest `events`, and
-    the commands they do suggest must work."""
+def folded_lines(cli, path, *extra):
+    out = run(cli, "export", "folded", path, "-o", "-", *extra)
+    return [l.rsplit(" ", 1) for l in out.splitlines() if l.strip()]
+
+
+def check_aggregate(cli, program, kind, workdir, per_call):
+    """The same program recorded in aggregate mode: the same tree (worker rows
+    under their fork point, none above the session) in inspect and the
+    report, the same folded stack strings as the per-call file's, and folded
+    values that are the paths' exclusive times."""
+    want = EXPECTED[kind]
     path = os.path.join(workdir, kind + "_aggregate.h5")
     env = dict(os.environ, SCOPE_PROFILER_AGGREGATE="1")
-    run(program, path, env=env)
+    record(program, path, env=env)
+    os.makedirs(os.path.join(workdir, "aggregate"), exist_ok=True)
+    got = inspect_tree(cli, path)
+    if got != want:
+        fail("aggregate inspect tree:\n  got  %s\n  want %s" % (sorted(got.items()),
+                                                               sorted(want.items())))
+    report = report_tree(cli, path, os.path.join(workdir, "aggregate"))
+    if report != want:
+        fail("aggregate report tree: got %s" % sorted(report.items()))
+    stacks = {stack for stack, _ in folded_lines(cli, path)}
+    if stacks != folded_paths(cli, per_call):
+        fail("aggregate folded stacks %s differ from the per-call file's %s" %
+             (sorted(stacks), sorted(folded_paths(cli, per_call))))
+    per_rank = {stack for stack, _ in folded_lines(cli, path, "--per-rank")}
+    ranks = 2 if kind == "mpi_omp" else 1
+    if per_rank != {"rank %d;%s" % (r, p) for r in range(ranks) for p in stacks}:
+        fail("aggregate folded --per-rank stacks: %s" % sorted(per_rank))
+    check_percentages(cli, path)
+    check_flame_graph(cli, path, os.path.join(workdir, "aggregate"))
+    check_aggregate_hints(cli, path, workdir)
+
+
+def check_aggregate_hints(cli, path, workdir):
+    """Aggregate mode keeps no calls: the notes must not suggest `events`, and
+    the commands they do suggest must work."""
     out = run(cli, "inspect", path, "--ascii")
     if "scope-profiler events" in out:
         fail("the notes of an aggregate file suggest `events`, which fails on it")
@@ -186,11 +242,12 @@ def main():
     cli, program, kind, workdir = sys.argv[1:5]
     os.makedirs(workdir, exist_ok=True)
     path = os.path.join(workdir, kind + ".h5")
-    run(program, path)
+    record(program, path)
+    check_writer(cli, path)
     check_views(cli, path, kind, workdir)
-    check_aggregate_hints(cli, program, kind, workdir)
-    print("%s: the same %d-path tree in inspect, report, folded and speedscope; flame-graph "
-          "bars within their parents" %
+    check_aggregate(cli, program, kind, workdir, path)
+    print("%s: the same %d-path tree in inspect, report, folded and speedscope, and recorded in "
+          "aggregate mode; flame-graph bars within their parents" %
           (kind, len(EXPECTED[kind])))
 
 

@@ -2,6 +2,7 @@
 // threads created inside `launch` run `job` while the creating thread is in
 // `own_work` (started after the creation, so not their parent); one job
 // starts a thread of its own, whose `helper` belongs under that `job`.
+#include <atomic>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -18,10 +19,12 @@ int main(int argc, char **argv) {
     if (sp_setup(&opt) != SP_OK) return 1;
     sp_begin_name("launch");
     std::vector<std::thread> pool;
+    std::atomic<bool> spawned(false); // jobs begin only after spawn ended (not by a sleep)
     sp_begin_name("spawn");
     for (int i = 0; i < 3; i++)
-        pool.emplace_back([i] {
-            sleep_ms(5); // the creator is in own_work by now
+        pool.emplace_back([i, &spawned] {
+            while (!spawned.load())
+                sleep_ms(1);
             sp_begin_name("job");
             if (i == 0) {
                 std::thread helper([] {
@@ -35,6 +38,7 @@ int main(int argc, char **argv) {
             sp_end_name("job");
         });
     sp_end_name("spawn");
+    spawned.store(true);
     sp_begin_name("own_work");
     sleep_ms(40);
     sp_end_name("own_work");
