@@ -110,7 +110,7 @@ static sp_status export_archive(const sp_results *results, const sp_export_optio
     options = options_or_default(options);
     sp_call_walker *w = sp_call_walker_open(results, &options->select, err);
     if (!w) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
-    sp_export_job job = {results, w, options, NULL, err};
+    sp_export_job job = {results, w, options, NULL, err, NULL};
     sp_status st = sp_write_otf2(&job, dir);
     sp_call_walker_close(w);
     return st;
