@@ -56,8 +56,8 @@ static sp_model build(call *calls, size_t n) {
         if (region == m.num_regions) m.region_names[m.num_regions++] = strdup(calls[i].region);
         if (!m.num_rows || m.rows[m.num_rows - 1].rank != calls[i].rank ||
             m.rows[m.num_rows - 1].region != region)
-            m.rows[m.num_rows++] = (sp_model_row){.region = region, .rank = calls[i].rank,
-                                                  .offset = i};
+            m.rows[m.num_rows++] =
+                (sp_model_row){.region = region, .rank = calls[i].rank, .offset = i};
         m.rows[m.num_rows - 1].count++;
         m.starts[i] = calls[i].start_ms * MS;
         m.durations[i] = (calls[i].end_ms - calls[i].start_ms) * MS;
@@ -134,7 +134,7 @@ static int64_t *values(const int64_t *v, size_t n) {
     return out;
 }
 
-static const char *const NAMES[] = {"MPI_Send", "MPI_Recv",  "MPI_Isend",
+static const char *const NAMES[] = {"MPI_Send",  "MPI_Recv", "MPI_Isend",
                                     "MPI_Irecv", "MPI_Wait", "MPI_Waitall"};
 enum { SEND, RECV, ISEND, IRECV, WAIT, WAITALL };
 
@@ -242,8 +242,8 @@ static void test_late_receiver(void **state) {
  * message with a tag nobody receives. */
 static void test_irecv_waitall_unmatched(void **state) {
     (void)state;
-    call calls[] = {{0, "MPI_Irecv", 0, 1},  {0, "MPI_Waitall", 1, 20}, {1, "compute", 0, 15},
-                    {1, "MPI_Isend", 15, 16}, {1, "MPI_Wait", 16, 17},  {1, "MPI_Send", 17, 18}};
+    call calls[] = {{0, "MPI_Irecv", 0, 1},   {0, "MPI_Waitall", 1, 20}, {1, "compute", 0, 15},
+                    {1, "MPI_Isend", 15, 16}, {1, "MPI_Wait", 16, 17},   {1, "MPI_Send", 17, 18}};
     sp_model m = build(calls, 6);
     rec r[] = {{0, IRECV, -2, -2, 8, 1, -1, -1},
                {0, WAITALL, -1, -1, 0, 0, 1, -1},
@@ -274,9 +274,8 @@ static void test_unaligned(void **state) {
     (void)state;
     call calls[] = {{0, "MPI_Send", 5, 6}, {1, "MPI_Recv", 0, 6}};
     sp_model m = build(calls, 2);
-    rec r[] = {{0, SEND, 1, 0, 8, 0, -1, -1},
-               {1, RECV, 0, 0, 8, 0, 0, 0},
-               {1, RECV, 0, 0, 8, 0, 0, 0}};
+    rec r[] = {
+        {0, SEND, 1, 0, 8, 0, -1, -1}, {1, RECV, 0, 0, 8, 0, 0, 0}, {1, RECV, 0, 0, 8, 0, 0, 0}};
     sp_peer_table t = table(r, 3, NULL, 0);
     sp_waits w;
     sp_error err = {0};
@@ -292,10 +291,8 @@ static void test_unaligned(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_barrier_pop),
-        cmocka_unit_test(test_serialised_exchange),
-        cmocka_unit_test(test_late_receiver),
-        cmocka_unit_test(test_irecv_waitall_unmatched),
+        cmocka_unit_test(test_barrier_pop),   cmocka_unit_test(test_serialised_exchange),
+        cmocka_unit_test(test_late_receiver), cmocka_unit_test(test_irecv_waitall_unmatched),
         cmocka_unit_test(test_unaligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
