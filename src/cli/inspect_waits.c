@@ -22,11 +22,13 @@ static const char *innermost(const char *path) {
     return last ? last + 2 : path;
 }
 
-/* The late path whose waits add up to most, and that sum. */
+/* The computation (a late path not inside an MPI call: a rank that was itself
+ * waiting only passes the wait on) whose waits add up to most, and that sum. */
 static const char *largest_cause(const sp_waits *w, uint32_t *rank, int64_t *ns) {
     const char *best = NULL;
     *ns = 0;
     for (size_t i = 0; i < w->num_rows; i++) {
+        if (strncmp(innermost(w->rows[i].late_path), "MPI_", 4) == 0) continue;
         int64_t sum = 0;
         for (size_t j = 0; j < w->num_rows; j++)
             if (w->rows[j].late_rank == w->rows[i].late_rank &&

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-N, D_NS = 8, 40_000_000  # waits_programs.c
+N, D_NS = 8, 60_000_000  # waits_programs.c
 EXPECTED = N * D_NS
 failures = []
 
@@ -74,6 +74,15 @@ def main():
                                          capture_output=True, text=True, check=True).stdout)
         late_rank = np_ - 1 if scenario in ("allreduce", "barrier") else 1
         delay = compute_ns(cli, out, late_rank)
+        inspect = subprocess.run([cli, "inspect", out], capture_output=True, text=True,
+                                 check=True).stdout
+    # inspect names the late rank's computation as the cause (files with peer data only)
+    cause = [line for line in inspect.splitlines() if "largest cause:" in line]
+    if peers:
+        check(len(cause) == 1 and f"rank {late_rank} in " in cause[0]
+              and "compute," in cause[0], f"inspect's cause line: {cause}")
+    else:
+        check(not cause and "Who waits for whom" not in inspect, "inspect without peer data")
     check(data["peer_data"] == peers, f"peer_data {data['peer_data']}, expected {peers}")
     check(data["unaligned_calls"] == 0, f"unaligned calls: {data['unaligned_calls']}")
     check(data["unmatched_sends"] == 0 and data["unmatched_receives"] == 0,

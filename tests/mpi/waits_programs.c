@@ -2,18 +2,18 @@
  * MPI programs with known wait states, for tests/mpi/check_waits.py (issue
  * 25). argv[1] names the scenario, argv[2] the output file; n exchanges, a
  * delay of D_MS ms in region "compute" on one rank:
- *   pingpong    pairs (0,1), (2,3)... after a barrier: rank 1 computes before
+ * Every step starts at the same time on every rank (pace()).
+ *   pingpong    pairs (0,1), (2,3)...: rank 1 computes before
  *               it takes the ping and replies, so rank 0's MPI_Recv of the
  *               pong waits for it (Late Sender, n*d);
- *   ring        Irecv from the left, Isend to the right, Waitall, Barrier:
+ *   ring        Irecv from the left, Isend to the right, Waitall:
  *               rank 1 computes first, rank 2's Waitall waits (n*d);
  *   anysource   rank 0 receives MPI_ANY_SOURCE/MPI_ANY_TAG from rank 1,
  *               which computes first (n*d);
  *   rendezvous  rank 0 MPI_Sends 4 MiB to rank 1, which computes before
  *               posting its MPI_Recv (Late Receiver, n*d);
  *   allreduce, barrier  the last rank computes before each collective: every
- *               other rank waits d per call (allreduce: after a barrier, so
- *               that every rank starts the step at once).
+ *               other rank waits d per call.
  * The wrappers record the MPI calls (options.mpi_calls).
  */
 #include <mpi.h>
@@ -25,7 +25,16 @@
 
 #include "mpi_test_support.h"
 
-enum { N = 8, D_MS = 40, BIG = 4 << 20 };
+enum { N = 8, D_MS = 60, PERIOD_MS = 160, BIG = 4 << 20 };
+
+/* Step i starts on every rank at the same time (one machine: one monotonic
+ * clock), so the late rank is late by its delay only, not by how late a
+ * loaded machine let it leave the previous step. */
+static int64_t first_step_ns;
+static void pace(int i) {
+    int64_t left = first_step_ns + (int64_t)i * PERIOD_MS * 1000000 - now_ns();
+    if (left > 0) busy_wait(left);
+}
 
 static void compute(void) {
     SP_SCOPE("compute");
@@ -35,7 +44,7 @@ static void compute(void) {
 static void pingpong(int rank, int size) {
     int peer = rank ^ 1, value = 0;
     for (int i = 0; i < N; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        pace(i);
         if (peer >= size) continue;
         if (rank % 2 == 0) {
             MPI_Send(&value, 1, MPI_INT, peer, 7, MPI_COMM_WORLD);
@@ -52,18 +61,19 @@ static void ring(int rank, int size) {
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     double out[16] = {0}, in[16];
     for (int i = 0; i < N; i++) {
+        pace(i);
         if (rank == 1) compute();
         MPI_Request req[2];
         MPI_Irecv(in, 16, MPI_DOUBLE, left, i, MPI_COMM_WORLD, &req[0]);
         MPI_Isend(out, 16, MPI_DOUBLE, right, i, MPI_COMM_WORLD, &req[1]);
         MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-        MPI_Barrier(MPI_COMM_WORLD);
     }
 }
 
 static void anysource(int rank) {
     int value = 0;
     for (int i = 0; i < N; i++) {
+        pace(i);
         if (rank == 0) {
             MPI_Recv(&value, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
@@ -78,6 +88,7 @@ static void rendezvous(int rank) {
     char *buf = calloc(BIG, 1);
     if (!buf) abort();
     for (int i = 0; i < N; i++) {
+        pace(i);
         if (rank == 0) {
             MPI_Send(buf, BIG, MPI_CHAR, 1, 3, MPI_COMM_WORLD);
         } else if (rank == 1) {
@@ -90,7 +101,7 @@ static void rendezvous(int rank) {
 
 static void collective(int rank, int size, int allreduce) {
     for (int i = 0; i < N; i++) {
-        if (allreduce) MPI_Barrier(MPI_COMM_WORLD); /* everyone leaves together */
+        pace(i);
         if (rank == size - 1) compute();
         if (allreduce) {
             double x = rank, sum = 0;
@@ -115,6 +126,8 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *s = argv[1];
+    first_step_ns = now_ns() + 100000000;
+    MPI_Bcast(&first_step_ns, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     {
         SP_SCOPE("main");
         if (strcmp(s, "pingpong") == 0)
