@@ -183,10 +183,10 @@ void sp_waits_free(sp_waits *w) {
 }
 
 static void free_ctx(wt_ctx *c) {
+    sp_wt_peers_free(c); /* it reads c->ranks */
     for (uint32_t r = 0; c->ranks && r < c->num_ranks; r++)
         free(c->ranks[r].spans);
     free(c->ranks);
-    sp_wt_peers_free(c);
 }
 
 sp_status sp_waits_compute(const sp_model *m, const sp_peer_table *peers, int64_t eager_bytes,
@@ -216,7 +216,7 @@ sp_status sp_waits_compute(const sp_model *m, const sp_peer_table *peers, int64_
             if (needed > ideal) ideal = needed;
         }
         out->pop = sp_pop_compute(out->rank_useful_ns, c.num_ranks, runtime, ideal);
-        qsort(out->rows, out->num_rows, sizeof *out->rows, compare_rows);
+        if (out->num_rows) qsort(out->rows, out->num_rows, sizeof *out->rows, compare_rows);
     }
     free_ctx(&c);
     if (st) {

@@ -98,7 +98,7 @@ static sp_status follow_requests(wt_ctx *c, const sp_peer_table *t) {
         if (r >= (int64_t)c->num_ranks ||
             (sp_wt_class_of(name) != WT_ISEND && sp_wt_class_of(name) != WT_IRECV))
             continue;
-        if (t->aux[i] > c->ranks[r].max_serial) c->ranks[r].max_serial = t->aux[i];
+        c->ranks[r].max_serial++; /* serials are 1, 2, ... per rank: larger ones are damage */
     }
     for (uint32_t r = 0; r < c->num_ranks; r++) {
         wt_rank *wr = &c->ranks[r];
@@ -115,10 +115,11 @@ static sp_status follow_requests(wt_ctx *c, const sp_peer_table *t) {
         wt_rank *wr = &c->ranks[r];
         if (sp_wt_class_of(t->call_names[t->calls[i]]) != WT_COMPLETION || wr->completion_base < 0)
             continue;
-        int64_t first = wr->completion_base + t->aux[i],
-                count = t->sources[i] > 0 ? t->sources[i] : 0;
-        for (int64_t j = first; j >= 0 && j < first + count && (size_t)j < t->num_completions;
-             j++) {
+        int64_t total = (int64_t)t->num_completions, aux = t->aux[i], count = t->sources[i];
+        if (aux < 0 || aux > total || count <= 0) continue; /* none, or damage */
+        int64_t first = wr->completion_base + aux,
+                end = count > total - first ? total : first + count;
+        for (int64_t j = first; j < end; j++) {
             int64_t serial = t->c_requests[j];
             if (t->c_ranks[j] != r || serial <= 0 || serial > wr->max_serial) continue;
             wr->done_by[serial] = c->span_of_peer[i] & 0xffffffff;
