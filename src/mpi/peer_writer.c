@@ -114,16 +114,23 @@ static void columns_free(peer_columns *c) {
 
 #define ALLOC(p, n) ((p) = malloc(((n) ? (n) : 1) * sizeof *(p)))
 
+/* The rank of each of n gathered rows, from the rows per rank. */
+static void rows_ranks(uint32_t *ranks, uint64_t n, const uint64_t *counts) {
+    for (uint64_t i = 0, rank = 0, left = counts[0]; i < n; i++, left--) {
+        while (!left)
+            left = counts[++rank];
+        ranks[i] = (uint32_t)rank;
+    }
+}
+
 static int split_records(peer_columns *c, const sp_peer_record *r, const uint64_t *counts) {
     uint64_t n = c->num_records;
     if (!ALLOC(c->ranks, n) || !ALLOC(c->calls, n) || !ALLOC(c->peers, n) || !ALLOC(c->tags, n) ||
         !ALLOC(c->sources, n) || !ALLOC(c->source_tags, n) || !ALLOC(c->comms, n) ||
         !ALLOC(c->bytes, n) || !ALLOC(c->aux, n))
         return 0;
-    for (uint64_t i = 0, rank = 0, left = counts[0]; i < n; i++, left--) {
-        while (!left)
-            left = counts[++rank];
-        c->ranks[i] = (uint32_t)rank;
+    rows_ranks(c->ranks, n, counts);
+    for (uint64_t i = 0; i < n; i++) {
         c->calls[i] = r[i].call;
         c->peers[i] = r[i].peer;
         c->tags[i] = r[i].tag;
@@ -141,10 +148,8 @@ static int split_completions(peer_columns *c, const sp_peer_completion *p, const
     if (!ALLOC(c->completion_ranks, n) || !ALLOC(c->requests, n) ||
         !ALLOC(c->completion_sources, n) || !ALLOC(c->completion_tags, n))
         return 0;
-    for (uint64_t i = 0, rank = 0, left = counts[0]; i < n; i++, left--) {
-        while (!left)
-            left = counts[++rank];
-        c->completion_ranks[i] = (uint32_t)rank;
+    rows_ranks(c->completion_ranks, n, counts);
+    for (uint64_t i = 0; i < n; i++) {
         c->requests[i] = p[i].request;
         c->completion_sources[i] = p[i].source;
         c->completion_tags[i] = p[i].tag;

@@ -20,6 +20,15 @@ static MPI_Status *status_for(MPI_Status *given, MPI_Status *own) {
     return given == MPI_STATUS_IGNORE ? own : given;
 }
 
+/* A receiving call's record, and the status it will fill in (ours when the
+ * caller passed none); NULL when this thread keeps no peer data. */
+static sp_peer_record *receiving(sp_mpi_call call, MPI_Comm comm, int peer, int tag, int64_t bytes,
+                                 MPI_Status **status, MPI_Status *own) {
+    if (!sp_peer_on()) return NULL;
+    *status = status_for(*status, own);
+    return sp_peer_add(call, comm, peer, tag, bytes);
+}
+
 static void note_status(sp_peer_record *rec, const MPI_Status *status, int rc) {
     if (!rec || rc != MPI_SUCCESS || status->MPI_SOURCE < 0) return;
     rec->source = sp_peer_world(rec->comm, status->MPI_SOURCE);
@@ -46,11 +55,7 @@ __attribute__((noinline)) static int timed_MPI_Recv(void *buf, int count, MPI_Da
     int64_t b = bytes_of(count, type);
     sp_mpi_call_bytes(SP_CALL_RECV, b);
     MPI_Status own;
-    sp_peer_record *rec = NULL;
-    if (sp_peer_on()) {
-        rec = sp_peer_add(SP_CALL_RECV, comm, source, tag, b);
-        status = status_for(status, &own);
-    }
+    sp_peer_record *rec = receiving(SP_CALL_RECV, comm, source, tag, b, &status, &own);
     SP_BEGIN(SP_CALL_RECV);
     int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
     SP_END(SP_CALL_RECV);
@@ -91,11 +96,8 @@ timed_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     int64_t b = bytes_of(sendcount, sendtype) + bytes_of(recvcount, recvtype);
     sp_mpi_call_bytes(SP_CALL_SENDRECV, b);
     MPI_Status own;
-    sp_peer_record *rec = NULL;
-    if (sp_peer_on()) {
-        rec = sp_peer_add(SP_CALL_SENDRECV, comm, dest, sendtag, bytes_of(sendcount, sendtype));
-        status = status_for(status, &own);
-    }
+    sp_peer_record *rec = receiving(SP_CALL_SENDRECV, comm, dest, sendtag,
+                                    bytes_of(sendcount, sendtype), &status, &own);
     SP_BEGIN(SP_CALL_SENDRECV);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                            recvtype, source, recvtag, comm, status);
@@ -116,11 +118,8 @@ timed_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, in
     int64_t b = bytes_of(count, type);
     sp_mpi_call_bytes(SP_CALL_SENDRECV_REPLACE, 2 * b);
     MPI_Status own;
-    sp_peer_record *rec = NULL;
-    if (sp_peer_on()) {
-        rec = sp_peer_add(SP_CALL_SENDRECV_REPLACE, comm, dest, sendtag, b);
-        status = status_for(status, &own);
-    }
+    sp_peer_record *rec =
+        receiving(SP_CALL_SENDRECV_REPLACE, comm, dest, sendtag, b, &status, &own);
     SP_BEGIN(SP_CALL_SENDRECV_REPLACE);
     int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
     SP_END(SP_CALL_SENDRECV_REPLACE);
