@@ -33,12 +33,14 @@ static pending *table;
 static uint64_t table_size, table_used;
 static int64_t next_serial;
 
+/* `on` is read by every thread that calls MPI (relaxed: only the owner's
+ * own store in stop() can change it while calls are recorded). */
 int sp_peer_on(void) {
-    return on && pthread_equal(pthread_self(), owner);
+    return __atomic_load_n(&on, __ATOMIC_RELAXED) && pthread_equal(pthread_self(), owner);
 }
 
 static void stop(void) {
-    on = 0;
+    __atomic_store_n(&on, 0, __ATOMIC_RELAXED);
     complete = 0;
 }
 
@@ -60,7 +62,7 @@ void sp_peer_reset(int start) {
     last_comm = -1;
     complete = 1;
     owner = pthread_self();
-    on = start;
+    __atomic_store_n(&on, start, __ATOMIC_RELAXED);
     if (start && sp_peer_comm_id(MPI_COMM_WORLD) != 0) stop();
 }
 
@@ -249,6 +251,6 @@ sp_peer_data sp_peer_data_get(void) {
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
-    if (on && comm) forget_comm(*comm);
+    if (sp_peer_on() && comm) forget_comm(*comm);
     return PMPI_Comm_free(comm);
 }
