@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/text_buffer.h"
 #include "waits/waits_internal.h"
 
 const char *sp_wait_kind_name(sp_wait_kind k) {
@@ -68,6 +67,19 @@ static int64_t main_thread(const sp_model *m, uint32_t rank) {
     return best == INT64_MAX ? 0 : best;
 }
 
+/* Each span's enclosing span: the calls of one thread nest, so a walk up
+ * from the last span started before t finds t's enclosing calls in O(depth). */
+static void link_parents(wt_rank *wr) {
+    int64_t top = -1; /* the innermost span still open */
+    for (size_t i = 0; i < wr->num_spans; i++) {
+        wt_span *s = &wr->spans[i];
+        while (top >= 0 && wr->spans[top].end <= s->start)
+            top = wr->spans[top].parent;
+        s->parent = top;
+        top = (int64_t)i;
+    }
+}
+
 static sp_status collect_spans(wt_ctx *c) {
     const sp_model *m = c->m;
     c->ranks = calloc(c->num_ranks, sizeof *c->ranks);
@@ -87,8 +99,13 @@ static sp_status collect_spans(wt_ctx *c) {
             for (uint64_t e = row->offset; e < row->offset + row->count; e++) {
                 if (m->thread_ids && m->thread_ids[e] != thread) continue;
                 wt_span *s = &wr->spans[wr->num_spans++];
-                *s = (wt_span){m->starts[e], m->starts[e] + m->durations[e], row->region,
-                               cls,          (int64_t)(e - row->offset),     -1};
+                *s = (wt_span){m->starts[e],
+                               m->starts[e] + m->durations[e],
+                               row->region,
+                               cls,
+                               (int64_t)(e - row->offset),
+                               -1,
+                               -1};
                 if (s->start < c->first || !c->any) c->first = s->start;
                 if (s->end > c->last || !c->any) c->last = s->end;
                 c->any = 1;
@@ -96,31 +113,44 @@ static sp_status collect_spans(wt_ctx *c) {
             }
         }
         qsort(wr->spans, wr->num_spans, sizeof *wr->spans, compare_spans);
+        link_parents(wr);
     }
     return SP_OK;
 }
 
 char *sp_wt_path_at(const wt_ctx *c, uint32_t rank, int64_t t) {
     const wt_rank *wr = &c->ranks[rank];
-    sp_textbuf b = SP_TEXTBUF_INIT;
-    sp_textbuf_append(&b, ""); /* "" when nothing encloses t */
-    /* spans are sorted by start and nest: the enclosing ones of t, outermost first */
     size_t lo = 0, hi = wr->num_spans;
-    while (lo < hi) {
+    while (lo < hi) { /* the first span starting after t */
         size_t mid = (lo + hi) / 2;
         if (wr->spans[mid].start <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    size_t first = 0;
-    for (size_t i = 0; i < lo; i++) {
-        const wt_span *s = &wr->spans[i];
-        if (s->end <= t) continue;
-        if (first++) sp_textbuf_append(&b, " > ");
-        sp_textbuf_append(&b, c->m->region_names[s->region]);
+    int64_t s = (int64_t)lo - 1;
+    while (s >= 0 && wr->spans[s].end <= t)
+        s = wr->spans[s].parent;
+    /* s and its parents enclose t: innermost first, so the text is built back to front */
+    size_t len = 1;
+    for (int64_t p = s; p >= 0; p = wr->spans[p].parent)
+        len += strlen(c->m->region_names[wr->spans[p].region]) + 3;
+    char *text = malloc(len);
+    if (!text) return NULL;
+    size_t at = len - 1;
+    text[at] = '\0';
+    for (int64_t p = s; p >= 0; p = wr->spans[p].parent) {
+        const char *name = c->m->region_names[wr->spans[p].region];
+        size_t n = strlen(name);
+        at -= n;
+        memcpy(text + at, name, n);
+        if (wr->spans[p].parent >= 0) {
+            at -= 3;
+            memcpy(text + at, " > ", 3);
+        }
     }
-    return sp_textbuf_take(&b);
+    if (at) memmove(text, text + at, len - at);
+    return text;
 }
 
 /* --- the answer's rows --------------------------------------------------------- */

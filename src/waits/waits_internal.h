@@ -23,8 +23,9 @@ typedef struct wt_span {
     int64_t start, end;
     uint32_t region;
     wt_class cls;
-    int64_t nth;  /* its position among its region's calls on the rank */
-    int64_t peer; /* its row in the peer table, -1 none */
+    int64_t nth;    /* its position among its region's calls on the rank */
+    int64_t peer;   /* its row in the peer table, -1 none */
+    int64_t parent; /* the span enclosing it, -1 none */
 } wt_span;
 
 typedef struct wt_rank {
