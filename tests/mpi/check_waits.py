@@ -56,6 +56,19 @@ def blames_compute(rows, what):
 
 
 def main():
+    """Up to 3 runs: a loaded machine (preemption, late wake-ups) can stretch one run's delays
+    past 5 %; any wrong matching or blame fails all three alike."""
+    for attempt in range(3):
+        failures.clear()
+        one_run()
+        for f in failures:
+            print(f"FAIL (run {attempt + 1})", f)
+        if not failures:
+            return 0
+    return 1
+
+
+def one_run():
     scenario, np_, program, cli, mpiexec = sys.argv[1:6]
     flags = sys.argv[6:]
     np_ = int(np_)
@@ -112,9 +125,6 @@ def main():
             total = sum(w["wait_ns"] for w in rows)
             near(total, delay, f"rank {r}'s wait in {call} for rank {late}")
             blames_compute(rows, f"rank {r}'s wait at the collective")
-    for f in failures:
-        print("FAIL", f)
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":
