@@ -9,8 +9,12 @@
  * just before it: medians of 7 repetitions, and the fastest "on" minus the
  * fastest unwrapped repetition (preemption only adds time: on a shared
  * machine the fastest runs are the cost without it).
+ * Then the stored size of the peer records (/scope_profiler_c/mpi_calls,
+ * issue 25) of the last session with the wrappers on, in bytes per call;
+ * SCOPE_PROFILER_MPI_PEERS=0 runs the same without them, for the time.
  *   build/bench/bench_pmpi [rounds]        (or under mpirun -np 1)
  */
+#include <hdf5.h>
 #include <mpi.h>
 #include <scope_profiler_mpi.h>
 #include <stdio.h>
@@ -71,6 +75,30 @@ static double median(double *v, int n) {
 
 enum { UNWR_OFF, OFF, UNWR_ON, ON, COLUMNS };
 
+static herr_t add_storage(hid_t group, const char *name, const H5L_info_t *info, void *total) {
+    (void)info;
+    hid_t set = H5Dopen2(group, name, H5P_DEFAULT);
+    if (set < 0) return 0;
+    *(hsize_t *)total += H5Dget_storage_size(set);
+    H5Dclose(set);
+    return 0;
+}
+
+/* The bytes the peer group takes in the file (0 when it has none). */
+static double peer_bytes(const char *path) {
+    hsize_t total = 0;
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return 0;
+    if (H5Lexists(file, "/scope_profiler_c", H5P_DEFAULT) > 0 &&
+        H5Lexists(file, "/scope_profiler_c/mpi_calls", H5P_DEFAULT) > 0) {
+        hid_t g = H5Gopen2(file, "/scope_profiler_c/mpi_calls", H5P_DEFAULT);
+        H5Literate(g, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, add_storage, &total);
+        H5Gclose(g);
+    }
+    H5Fclose(file);
+    return (double)total;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     long rounds = argc > 1 ? atol(argv[1]) : 100000;
@@ -97,6 +125,7 @@ int main(int argc, char **argv) {
             sp_finalize_options quiet = {.quiet = 1};
             sp_finalize(&quiet);
         }
+    double stored = peer_bytes(path); /* the last session: wrappers on */
     unlink(path);
     printf("ns per MPI call, medians of %d repetitions x %ld rounds%s\n", REPEATS, rounds,
            getenv("SCOPE_PROFILER_MPI_CALLS") ? " (SCOPE_PROFILER_MPI_CALLS is set: it overrides)"
@@ -121,6 +150,10 @@ int main(int argc, char **argv) {
         printf("%-8s %10.1f %10.1f %10.1f %12.1f %12.1f %16.1f\n", loads[w].name, unwrapped, off,
                on, median(off_diff, REPEATS), median(on_diff, REPEATS), best);
     }
+    double calls = (double)rounds * (loads[0].calls + loads[1].calls);
+    printf("peer records: %.0f bytes stored for %.0f calls, %.2f bytes per call%s\n", stored, calls,
+           stored / calls,
+           getenv("SCOPE_PROFILER_MPI_PEERS") ? " (SCOPE_PROFILER_MPI_PEERS is set)" : "");
     MPI_Finalize();
     return 0;
 }

@@ -19,6 +19,7 @@ int cli_merge(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_scaling(int argc, char **argv);
+int cli_waits(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_plot(int argc, char **argv);
 int cli_report(int argc, char **argv);
@@ -37,6 +38,7 @@ extern const char cli_help_merge[];
 extern const char cli_help_diff[];
 extern const char cli_help_check[];
 extern const char cli_help_scaling[];
+extern const char cli_help_waits[];
 extern const char cli_help_export[]; /* in export.c */
 extern const char cli_help_plot[];   /* help_plot.c */
 extern const char cli_help_report[]; /* help_plot.c */

@@ -55,14 +55,32 @@ static const cli_option OPTIONS[] = {
     CLI_SELECT_OPTIONS,
 };
 
-static const char *const SORT_KEYS[] = {"start", "total", "calls", "avg", "min",
-                                        "max",   "first", "last",  "std", "p50",
+static const char *const SORT_KEYS[] = {"start", "total", "calls",     "avg", "min",
+                                        "max",   "first", "last",      "std", "p50",
                                         "p95",   "p99",   "imbalance", "name"};
 
-static const char *const COLUMNS[] = {
-    "name", "region", "ranks", "calls", "total", "percent", "parent_percent", "avg", "min", "max",
-    "first",  "last", "std",   "p50",   "p95",   "p99",     "imbalance",      "slowest",
-    "load_balance", "threads", "thread_imbalance", "slowest_thread"};
+static const char *const COLUMNS[] = {"name",
+                                      "region",
+                                      "ranks",
+                                      "calls",
+                                      "total",
+                                      "percent",
+                                      "parent_percent",
+                                      "avg",
+                                      "min",
+                                      "max",
+                                      "first",
+                                      "last",
+                                      "std",
+                                      "p50",
+                                      "p95",
+                                      "p99",
+                                      "imbalance",
+                                      "slowest",
+                                      "load_balance",
+                                      "threads",
+                                      "thread_imbalance",
+                                      "slowest_thread"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int set_format(inspect_options *o, const char *value) {
@@ -86,8 +104,7 @@ static int on_value(inspect_options *o, int id, const char *value) {
             /* "name" (first) is an alias of "region": not listed */
             return cli_choice_error("inspect", "column", value, COLUMNS + 1, COUNT(COLUMNS) - 1);
         return cli_list_add(&o->columns, value) ? 0 : cli_out_of_memory();
-    case OPT_PERCENTAGE_MODE:
-    {
+    case OPT_PERCENTAGE_MODE: {
         static const char *const modes[] = {"coverage", "exclusive"};
         if (cli_choice_index(value, modes, COUNT(modes)) < 0)
             return cli_choice_error("inspect", "--percentage-mode", value, modes, COUNT(modes));
@@ -190,6 +207,7 @@ static int report(const sp_results *r, const char *path, const inspect_options *
     if (!rc && !o->metadata_only && !o->regions_only) inspect_print_threads(stdout, r, o);
     if (!rc && !o->metadata_only) rc = inspect_print_regions(stdout, r, o);
     if (!rc && !o->metadata_only) inspect_print_balance(stdout, r, o);
+    if (!rc && !o->metadata_only) inspect_print_waits(stdout, path, o);
     if (!rc && !o->metadata_only) inspect_print_mpi_calls(stdout, r, o);
     if (!rc && o->source.count) inspect_print_source(stdout, r, o);
     return rc;

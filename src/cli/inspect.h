@@ -63,6 +63,8 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
 /* The "MPI calls" section of files recorded with the PMPI wrappers: per
  * wrapped call its calls, time and bytes (docs/parallel.md §5). */
 void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_options *o);
+/* Who waits for whom, for MPI files with peer records (inspect_waits.c). */
+void inspect_print_waits(FILE *out, const char *path, const inspect_options *o);
 
 /* --balance --format json: sp_write_balance_json. Returns 0 or an exit code. */
 int inspect_print_balance_json(FILE *out, const sp_results *r, const inspect_options *o);

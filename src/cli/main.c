@@ -27,6 +27,7 @@ static const command COMMANDS[] = {
     {"recover", cli_recover, cli_help_recover},
     {"calibrate", cli_calibrate, cli_help_calibrate},
     {"run", cli_run, cli_help_run},
+    {"waits", cli_waits, cli_help_waits},
 };
 #define NUM_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -12,4 +12,5 @@ set(SP_SOURCES_cli
   export.c export_data.c
   plot.c report.c help_plot.c
   recover.c
-  calibrate.c run.c)
+  calibrate.c run.c
+  waits.c inspect_waits.c)

@@ -1,4 +1,5 @@
 #include "mpi/mpi_calls.h"
+#include "mpi/peer_records.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,9 +62,9 @@ void sp_mpi_call_bytes(sp_mpi_call call, int64_t bytes) {
     if (bytes > 0) __atomic_fetch_add(&counters[call].bytes, bytes, __ATOMIC_RELAXED);
 }
 
-/* SCOPE_PROFILER_MPI_CALLS: 1 on, 0 off, -1 unset or malformed. */
-static int from_environment(void) {
-    const char *v = getenv("SCOPE_PROFILER_MPI_CALLS");
+/* A yes/no variable: 1 on, 0 off, -1 unset or malformed. */
+static int from_environment(const char *name) {
+    const char *v = getenv(name);
     if (!v || !*v) return -1;
     static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no",
                                                                                 "off"};
@@ -72,15 +73,15 @@ static int from_environment(void) {
         if (strcasecmp(v, no[i]) == 0) return 0;
     }
     fprintf(stderr,
-            "scope-profiler: ignoring SCOPE_PROFILER_MPI_CALLS=\"%s\": expected 1 or 0 (also "
-            "true/false, yes/no, on/off)\n",
-            v);
+            "scope-profiler: ignoring %s=\"%s\": expected 1 or 0 (also true/false, yes/no, "
+            "on/off)\n",
+            name, v);
     return -1;
 }
 
 void sp_mpi_calls_start(const sp_options *options) {
     int wanted = options && options->mpi_calls;
-    int env = from_environment();
+    int env = from_environment("SCOPE_PROFILER_MPI_CALLS");
     if (env >= 0) wanted = env;
     session_recorded = 0;
     for (int c = 0; c < SP_CALL_COUNT; c++)
@@ -91,12 +92,22 @@ void sp_mpi_calls_start(const sp_options *options) {
         if (!sp_mpi_call_regions_[c]) return; /* out of memory: no MPI regions */
     }
     session_recorded = 1;
+    /* the peer records for wait-state analysis (issue 25); SCOPE_PROFILER_MPI_PEERS=0: none */
+    sp_peer_reset(from_environment("SCOPE_PROFILER_MPI_PEERS") != 0);
     __atomic_store_n(&sp_mpi_calls_on_, 1, __ATOMIC_RELEASE);
 }
 
 int sp_mpi_calls_stop(void) {
     __atomic_store_n(&sp_mpi_calls_on_, 0, __ATOMIC_RELAXED);
     return session_recorded;
+}
+
+const char *sp_mpi_call_name(sp_mpi_call call) {
+    return call_names[call];
+}
+
+void sp_mpi_calls_forget_peers(void) {
+    sp_peer_reset(0);
 }
 
 static int call_of(const char *name) {

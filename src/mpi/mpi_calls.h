@@ -101,6 +101,12 @@ void sp_mpi_calls_start(const sp_options *options);
  * recorded MPI calls. */
 int sp_mpi_calls_stop(void);
 
+/* "MPI_Send" and so on. */
+const char *sp_mpi_call_name(sp_mpi_call call);
+
+/* After finalize wrote the peer records: frees them (mpi/peer_records.h). */
+void sp_mpi_calls_forget_peers(void);
+
 /* After the session stopped: gives the rows of the wrapped calls' regions
  * their byte counts (only when this session recorded MPI calls). */
 void sp_mpi_calls_attach_bytes(sp_model *m);

@@ -25,6 +25,7 @@
 #include "mpi/deadline.h"
 #include "mpi/mpi_calls.h"
 #include "mpi/parallel_writer.h"
+#include "mpi/peer_writer.h"
 #include "mpi/rank_file.h"
 #include "mpi/rank_stream.h"
 #include "mpi/region_union.h"
@@ -356,6 +357,8 @@ static sp_status collective_finalize(const sp_finalize_options *options) {
     int status[2] = {(int)st, (int)(st ? st : target_status)};
     MPI_Bcast(status, 2, MPI_INT, 0, comm);
     if (status[0] != SP_OK) sp_mpi_write_rank_file(&data, rank, size); /* nothing gets lost */
+    else
+        sp_mpi_peer_write(comm, rank, size, data.config.file_path); /* issue 25 */
     report(rank, (sp_status)status[1], &data, options);
     sp_region_union_free(&u);
     free(offsets);
@@ -371,7 +374,9 @@ static sp_status finalize_hook(const sp_finalize_options *options) {
     sp_session_state state = sp_internal_session_state();
     if (state != SP_SESSION_RECORDING || !mpi_running())
         return sp_internal_finalize_serial(options);
-    return collective_finalize(options);
+    sp_status st = collective_finalize(options);
+    sp_mpi_calls_forget_peers();
+    return st;
 }
 
 __attribute__((constructor)) static void install_hook(void) {

@@ -18,55 +18,43 @@ static int64_t gatherv_bytes(const void *sendbuf, int sendcount, MPI_Datatype se
     return recvcounts ? bytes_of(recvcounts[comm_rank(comm)], recvtype) : 0;
 }
 
-SP_WRAPPER(MPI_Allgatherv, SP_CALL_ALLGATHERV,
-           gatherv_bytes(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm),
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
+SP_COLLECTIVE(MPI_Allgatherv, SP_CALL_ALLGATHERV,
+              gatherv_bytes(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm), -1,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
 
-SP_WRAPPER(MPI_Gatherv, SP_CALL_GATHERV,
-           gatherv_bytes(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm),
-           (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-            MPI_Comm comm),
-           (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
+SP_COLLECTIVE(MPI_Gatherv, SP_CALL_GATHERV,
+              gatherv_bytes(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm), root,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+               MPI_Comm comm),
+              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
 
-SP_WRAPPER(MPI_Scatterv, SP_CALL_SCATTERV,
-           recvbuf == MPI_IN_PLACE
-               ? (sendcounts ? bytes_of(sendcounts[comm_rank(comm)], sendtype) : 0)
-               : bytes_of(recvcount, recvtype),
-           (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
-           (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
+SP_COLLECTIVE(MPI_Scatterv, SP_CALL_SCATTERV,
+              recvbuf == MPI_IN_PLACE
+                  ? (sendcounts ? bytes_of(sendcounts[comm_rank(comm)], sendtype) : 0)
+                  : bytes_of(recvcount, recvtype),
+              root,
+              (const void *sendbuf, const int sendcounts[], const int displs[],
+               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+               MPI_Comm comm),
+              (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
 
-SP_WRAPPER(MPI_Alltoallv, SP_CALL_ALLTOALLV,
-           sendbuf == MPI_IN_PLACE ? counts_bytes(recvcounts, recvtype, comm)
-                                   : counts_bytes(sendcounts, sendtype, comm),
-           (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-            MPI_Comm comm),
-           (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
+SP_COLLECTIVE(MPI_Alltoallv, SP_CALL_ALLTOALLV,
+              sendbuf == MPI_IN_PLACE ? counts_bytes(recvcounts, recvtype, comm)
+                                      : counts_bytes(sendcounts, sendtype, comm),
+              -1,
+              (const void *sendbuf, const int sendcounts[], const int sdispls[],
+               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm),
+              (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+               comm))
 
-SP_WRAPPER(MPI_Reduce_scatter, SP_CALL_REDUCE_SCATTER, counts_bytes(recvcounts, type, comm),
-           (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
-            MPI_Op op, MPI_Comm comm),
-           (sendbuf, recvbuf, recvcounts, type, op, comm))
-
-SP_WRAPPER(MPI_Test, SP_CALL_TEST, 0, (MPI_Request * request, int *flag, MPI_Status *status),
-           (request, flag, status))
-
-SP_WRAPPER(MPI_Testall, SP_CALL_TESTALL, 0,
-           (int count, MPI_Request requests[], int *flag, MPI_Status statuses[]),
-           (count, requests, flag, statuses))
-
-SP_WRAPPER(MPI_Testany, SP_CALL_TESTANY, 0,
-           (int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status),
-           (count, requests, index, flag, status))
-
-SP_WRAPPER(MPI_Testsome, SP_CALL_TESTSOME, 0,
-           (int incount, MPI_Request requests[], int *outcount, int indices[],
-            MPI_Status statuses[]),
-           (incount, requests, outcount, indices, statuses))
+SP_COLLECTIVE(MPI_Reduce_scatter, SP_CALL_REDUCE_SCATTER, counts_bytes(recvcounts, type, comm), -1,
+              (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm),
+              (sendbuf, recvbuf, recvcounts, type, op, comm))
 
 SP_WRAPPER(MPI_Probe, SP_CALL_PROBE, 0, (int source, int tag, MPI_Comm comm, MPI_Status *status),
            (source, tag, comm, status))
@@ -74,11 +62,6 @@ SP_WRAPPER(MPI_Probe, SP_CALL_PROBE, 0, (int source, int tag, MPI_Comm comm, MPI
 SP_WRAPPER(MPI_Iprobe, SP_CALL_IPROBE, 0,
            (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status),
            (source, tag, comm, flag, status))
-
-SP_WRAPPER(MPI_Sendrecv_replace, SP_CALL_SENDRECV_REPLACE, 2 * bytes_of(count, type),
-           (void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-            MPI_Comm comm, MPI_Status *status),
-           (buf, count, type, dest, sendtag, source, recvtag, comm, status))
 
 SP_WRAPPER(MPI_Put, SP_CALL_PUT, bytes_of(origin_count, origin_type),
            (const void *origin, int origin_count, MPI_Datatype origin_type, int target_rank,

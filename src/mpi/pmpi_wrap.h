@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "mpi/mpi_calls.h"
+#include "mpi/peer_records.h"
 
 static inline int64_t bytes_of(int count, MPI_Datatype type) {
     int size = 0;
@@ -58,5 +59,29 @@ static inline int64_t counts_bytes(const int counts[], MPI_Datatype type, MPI_Co
         total += counts[i] > 0 ? counts[i] : 0;
     return total > INT32_MAX ? bytes_of(1, type) * total : bytes_of((int)total, type);
 }
+
+/* What the wrappers of pmpi_calls.c and pmpi_more_calls.c share. */
+#define SP_BEGIN(call) sp_begin(sp_mpi_call_regions_[call])
+#define SP_END(call)   sp_end_at(sp_mpi_call_regions_[call], __FILE__, __LINE__)
+
+/* The public wrapper: off, a tail call of the PMPI function. */
+#define SP_PUBLIC(name, params, args)                                                              \
+    int name params {                                                                              \
+        if (!sp_mpi_calls_on()) return P##name args;                                               \
+        return timed_##name args;                                                                  \
+    }
+
+/* A collective: counted, its peer record (mpi/peer_records.h), timed. */
+#define SP_COLLECTIVE(name, call, bytes, root, params, args)                                       \
+    __attribute__((noinline)) static int timed_##name params {                                     \
+        int64_t b = bytes;                                                                         \
+        sp_mpi_call_bytes(call, b);                                                                \
+        if (sp_peer_on()) sp_peer_collective(call, comm, root, b);                                 \
+        SP_BEGIN(call);                                                                            \
+        int rc = P##name args;                                                                     \
+        SP_END(call);                                                                              \
+        return rc;                                                                                 \
+    }                                                                                              \
+    SP_PUBLIC(name, params, args)
 
 #endif

@@ -1,0 +1,256 @@
+/*
+ * The side buffer of per-call peer records (peer_records.h). Only the thread
+ * that started recording appends (MPI_THREAD_MULTIPLE programs' other
+ * threads have no peer data, and the analysis says so), so no lock: the
+ * buffers grow by doubling; a failed allocation stops peer data, never the
+ * call.
+ */
+#include "mpi/peer_records.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_t owner;
+static int on;
+static int complete = 1;
+
+static sp_peer_record *records;
+static uint64_t num_records, max_records;
+static sp_peer_completion *completions;
+static uint64_t num_completions, max_completions;
+static sp_peer_comm *comms;
+static int32_t num_comms, max_comms;
+static int32_t last_comm = -1; /* one-entry cache: most calls use the same communicator */
+
+/* Pending requests: open addressing keyed by the handle's bits, serial 0 = empty. */
+typedef struct pending {
+    uint64_t key;
+    int64_t serial;
+    int32_t comm;
+} pending;
+static pending *table;
+static uint64_t table_size, table_used;
+static int64_t next_serial;
+
+/* `on` is read by every thread that calls MPI (relaxed: only the owner's
+ * own store in stop() can change it while calls are recorded). */
+int sp_peer_on(void) {
+    return __atomic_load_n(&on, __ATOMIC_RELAXED) && pthread_equal(pthread_self(), owner);
+}
+
+static void stop(void) {
+    __atomic_store_n(&on, 0, __ATOMIC_RELAXED);
+    complete = 0;
+}
+
+void sp_peer_reset(int start) {
+    for (int32_t i = 0; i < num_comms; i++)
+        free(comms[i].world);
+    free(records);
+    free(completions);
+    free(comms);
+    free(table);
+    records = NULL;
+    completions = NULL;
+    comms = NULL;
+    table = NULL;
+    num_records = max_records = num_completions = max_completions = 0;
+    num_comms = max_comms = 0;
+    table_size = table_used = 0;
+    next_serial = 0;
+    last_comm = -1;
+    complete = 1;
+    owner = pthread_self();
+    __atomic_store_n(&on, start, __ATOMIC_RELAXED);
+    if (start && sp_peer_comm_id(MPI_COMM_WORLD) != 0) stop();
+}
+
+/* Grows *buf (of *max elements of size elem) to hold one more than `used`. */
+static int grow(void **buf, uint64_t *max, uint64_t used, size_t elem) {
+    if (used < *max) return 1;
+    uint64_t n = *max ? *max * 2 : 1024;
+    void *grown = realloc(*buf, n * elem);
+    if (!grown) return 0;
+    *buf = grown;
+    *max = n;
+    return 1;
+}
+
+static int32_t add_comm(MPI_Comm comm) {
+    int size = 0, inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return -1;
+    if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= 0) return -1;
+    uint64_t max = (uint64_t)max_comms;
+    if (!grow((void **)&comms, &max, (uint64_t)num_comms, sizeof *comms)) return -1;
+    max_comms = (int32_t)max;
+    int32_t *world = malloc((size_t)size * 2 * sizeof *world);
+    if (!world) return -1;
+    MPI_Group group, world_group;
+    for (int i = 0; i < size; i++)
+        world[size + i] = i;
+    int ok = PMPI_Comm_group(comm, &group) == MPI_SUCCESS;
+    if (ok && PMPI_Comm_group(MPI_COMM_WORLD, &world_group) == MPI_SUCCESS) {
+        ok = PMPI_Group_translate_ranks(group, size, world + size, world_group, world) ==
+             MPI_SUCCESS;
+        PMPI_Group_free(&world_group);
+    } else {
+        ok = 0;
+    }
+    if (ok || group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+    if (!ok) {
+        free(world);
+        return -1;
+    }
+    comms[num_comms] = (sp_peer_comm){comm, size, world, 0};
+    return num_comms++;
+}
+
+int32_t sp_peer_comm_id(MPI_Comm comm) {
+    if (comm == MPI_COMM_NULL) return -1;
+    if (last_comm >= 0 && comms[last_comm].handle == comm) return last_comm;
+    for (int32_t i = 0; i < num_comms; i++)
+        if (comms[i].handle == comm) return last_comm = i;
+    int32_t id = add_comm(comm);
+    if (id >= 0) last_comm = id;
+    return id;
+}
+
+/* MPI_Comm_free: a later communicator may reuse the handle. */
+static void forget_comm(MPI_Comm comm) {
+    for (int32_t i = 0; i < num_comms; i++)
+        if (comms[i].handle == comm) comms[i].handle = MPI_COMM_NULL;
+    last_comm = -1;
+}
+
+int32_t sp_peer_world(int32_t id, int rank) {
+    if (rank == MPI_ANY_SOURCE) return SP_PEER_ANY;
+    if (id < 0 || rank < 0 || rank >= comms[id].size) return SP_PEER_NONE; /* MPI_PROC_NULL */
+    return comms[id].world[rank];
+}
+
+sp_peer_record *sp_peer_add(sp_mpi_call call, MPI_Comm comm, int32_t peer, int32_t tag,
+                            int64_t bytes) {
+    if (!grow((void **)&records, &max_records, num_records, sizeof *records)) {
+        stop();
+        return NULL;
+    }
+    int32_t id = sp_peer_comm_id(comm);
+    sp_peer_record *r = &records[num_records++];
+    *r = (sp_peer_record){bytes,
+                          0,
+                          id >= 0 ? sp_peer_world(id, peer) : SP_PEER_NONE,
+                          tag == MPI_ANY_TAG ? SP_PEER_ANY : tag,
+                          SP_PEER_NONE,
+                          SP_PEER_NONE,
+                          id,
+                          (uint8_t)call};
+    return r;
+}
+
+void sp_peer_collective(sp_mpi_call call, MPI_Comm comm, int root, int64_t bytes) {
+    sp_peer_record *r = sp_peer_add(call, comm, root, SP_PEER_NONE, bytes);
+    if (r && r->comm >= 0) r->aux = comms[r->comm].collectives++;
+}
+
+static uint64_t key_of(MPI_Request request) {
+    uint64_t key = 0;
+    memcpy(&key, &request, sizeof request < sizeof key ? sizeof request : sizeof key);
+    return key;
+}
+
+static uint64_t slot_of(uint64_t key) {
+    return (key * 0x9E3779B97F4A7C15ull >> 20) & (table_size - 1);
+}
+
+static int rehash(void) {
+    uint64_t old_size = table_size;
+    pending *old = table;
+    uint64_t live = 0;
+    for (uint64_t i = 0; i < old_size; i++)
+        live += old[i].serial > 0;
+    table_size = 256; /* tombstones are dropped: the table grows with the live requests only */
+    while (table_size < live * 4)
+        table_size *= 2;
+    table = calloc(table_size, sizeof *table);
+    if (!table) {
+        table = old;
+        table_size = old_size;
+        return 0;
+    }
+    table_used = 0;
+    for (uint64_t i = 0; i < old_size; i++)
+        if (old[i].serial > 0) {
+            uint64_t s = slot_of(old[i].key);
+            while (table[s].serial > 0)
+                s = (s + 1) & (table_size - 1);
+            table[s] = old[i];
+            table_used++;
+        }
+    free(old);
+    return 1;
+}
+
+int64_t sp_peer_request(MPI_Request request, int32_t comm) {
+    if (request == MPI_REQUEST_NULL) return 0;
+    if ((table_used + 1) * 2 > table_size && !rehash()) {
+        stop();
+        return 0;
+    }
+    uint64_t key = key_of(request), s = slot_of(key);
+    while (table[s].serial > 0 && table[s].key != key)
+        s = (s + 1) & (table_size - 1);
+    if (table[s].serial <= 0) table_used++;
+    table[s] = (pending){key, ++next_serial, comm};
+    return next_serial;
+}
+
+int64_t sp_peer_find(MPI_Request request, int32_t *comm, uint64_t *slot) {
+    *comm = -1;
+    *slot = UINT64_MAX;
+    if (!table_size || request == MPI_REQUEST_NULL) return 0;
+    uint64_t key = key_of(request), s = slot_of(key);
+    while (table[s].serial != 0) {
+        if (table[s].serial > 0 && table[s].key == key) {
+            *comm = table[s].comm;
+            *slot = s;
+            return table[s].serial;
+        }
+        s = (s + 1) & (table_size - 1);
+    }
+    return 0;
+}
+
+void sp_peer_drop(uint64_t slot) {
+    if (slot < table_size) table[slot].serial = -1; /* a tombstone keeps later probes going */
+}
+
+void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const MPI_Status *status) {
+    if (!rec || serial <= 0) return;
+    if (!grow((void **)&completions, &max_completions, num_completions, sizeof *completions)) {
+        stop();
+        return;
+    }
+    if (rec->source <= 0) {
+        rec->aux = (int64_t)num_completions;
+        rec->source = 0;
+    }
+    int32_t source = SP_PEER_NONE, tag = SP_PEER_NONE;
+    if (status && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
+        source = sp_peer_world(comm, status->MPI_SOURCE);
+        tag = status->MPI_TAG;
+    }
+    completions[num_completions++] = (sp_peer_completion){serial, source, tag};
+    rec->source++;
+}
+
+sp_peer_data sp_peer_data_get(void) {
+    sp_peer_data d = {records, num_records, completions, num_completions,
+                      comms,   num_comms,   complete};
+    return d;
+}
+
+int MPI_Comm_free(MPI_Comm *comm) {
+    if (sp_peer_on() && comm) forget_comm(*comm);
+    return PMPI_Comm_free(comm);
+}

@@ -1,0 +1,88 @@
+/*
+ * Wait states and the POP efficiencies of an MPI profile (issue 25;
+ * docs/parallel.md §6): who waited for whom, computed after the run from
+ * the MPI calls' times and the peer records of /scope_profiler_c/mpi_calls.
+ */
+#ifndef SP_WAITS_WAITS_H
+#define SP_WAITS_WAITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/visibility.h"
+#include "model/model.h"
+
+/* The peer records as read from the file (docs/format.md), one per call. */
+typedef struct sp_peer_table {
+    size_t n;
+    int64_t *ranks, *calls, *peers, *tags, *comms, *bytes, *aux, *sources, *source_tags;
+    size_t num_completions;
+    int64_t *c_ranks, *c_requests, *c_sources, *c_tags;
+    size_t num_comms, num_members;
+    int64_t *comm_ranks, *comm_ids, *comm_sizes, *comm_members;
+    size_t num_complete;
+    int64_t *complete;
+    size_t num_call_names;
+    char **call_names;
+} sp_peer_table;
+
+/* Reads the group; *present 0 (and SP_OK) when the file has none. */
+SP_INTERNAL_API sp_status sp_peer_table_read(const char *path, sp_peer_table *t, int *present,
+                                             sp_error *err);
+SP_INTERNAL_API void sp_peer_table_free(sp_peer_table *t);
+
+typedef enum sp_wait_kind {
+    SP_WAIT_LATE_SENDER,
+    SP_WAIT_LATE_RECEIVER,
+    SP_WAIT_COLLECTIVE,     /* N x N: entry to the last rank's entry */
+    SP_WAIT_LATE_BROADCAST, /* 1 to N: a rank waits for the root */
+    SP_WAIT_EARLY_REDUCE,   /* N to 1: the root waits for the last rank */
+    SP_WAIT_KINDS
+} sp_wait_kind;
+
+/* One line of the answer: a kind of waiting by one rank, caused by one rank
+ * in one region, at one MPI call path, summed over its occurrences. */
+typedef struct sp_wait_row {
+    sp_wait_kind kind;
+    uint32_t waiting_rank, late_rank;
+    char *call_path; /* the waiting rank's MPI call, " > " between regions */
+    char *late_path; /* the late rank's regions at the moment the wait began ("" none) */
+    int64_t wait_ns;
+    uint64_t count;
+} sp_wait_row;
+
+typedef struct sp_pop {
+    double load_balance, communication, serialisation, transfer, parallel;
+    int64_t runtime_ns, ideal_runtime_ns;
+    double average_useful_ns, max_useful_ns;
+} sp_pop;
+
+typedef struct sp_waits {
+    int peer_data;       /* the file had /scope_profiler_c/mpi_calls */
+    int64_t eager_bytes; /* the assumption Late Receiver used */
+    uint32_t num_ranks;
+    size_t num_rows;
+    sp_wait_row *rows; /* by wait_ns, largest first */
+    int64_t total_ns[SP_WAIT_KINDS];
+    int64_t *rank_wait_ns;   /* [num_ranks]: every kind */
+    int64_t *rank_useful_ns; /* [num_ranks]: time outside MPI calls */
+    uint64_t messages, unmatched_sends, unmatched_receives;
+    uint64_t unaligned_calls;  /* calls whose records did not line up with the events */
+    uint64_t incomplete_ranks; /* ranks whose recorder ran out of memory */
+    uint64_t collectives, unmatched_collectives;
+    sp_pop pop;
+} sp_waits;
+
+/* Computes everything; m must be aligned to rank 0's clock
+ * (sp_align_rank_clocks). peers NULL: no peer data (collectives by order). */
+SP_INTERNAL_API sp_status sp_waits_compute(const sp_model *m, const sp_peer_table *peers,
+                                           int64_t eager_bytes, sp_waits *out, sp_error *err);
+SP_INTERNAL_API void sp_waits_free(sp_waits *w);
+
+/* POP from useful (non-MPI) time per rank, the runtime and the ideal-network runtime. */
+SP_INTERNAL_API sp_pop sp_pop_compute(const int64_t *useful_ns, uint32_t num_ranks,
+                                      int64_t runtime_ns, int64_t ideal_runtime_ns);
+
+SP_INTERNAL_API const char *sp_wait_kind_name(sp_wait_kind k);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * Wait states and POP efficiencies (src/waits, docs/parallel.md §6) on
+ * hand-built runs with exact times, so that every figure is known: a
+ * barrier after unequal work (POP, waits from entry times), a two-rank
+ * exchange that serialises (Late Sender both ways, serialisation 0.5), a
+ * rendezvous send (Late Receiver and the eager assumption), Irecv + Waitall
+ * with a message nobody receives, and records that do not line up.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "waits/waits.h"
+
+#define MS 1000000LL
+
+#define assert_near(a, b)                                                                          \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= 1e-9)) fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);          \
+    } while (0)
+
+typedef struct call {
+    uint32_t rank;
+    const char *region;
+    int64_t start_ms, end_ms;
+} call;
+
+static int compare_calls(const void *a, const void *b) {
+    const call *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    int c = strcmp(x->region, y->region);
+    if (c) return c;
+    return (x->start_ms > y->start_ms) - (x->start_ms < y->start_ms);
+}
+
+/* A model of the calls: one row per (rank, region), events by start. */
+static sp_model build(call *calls, size_t n) {
+    qsort(calls, n, sizeof *calls, compare_calls);
+    sp_model m = {0};
+    m.region_names = calloc(n, sizeof *m.region_names);
+    m.rows = calloc(n, sizeof *m.rows);
+    m.starts = calloc(n, sizeof *m.starts);
+    m.durations = calloc(n, sizeof *m.durations);
+    assert_non_null(m.rows);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t region = 0;
+        while (region < m.num_regions && strcmp(m.region_names[region], calls[i].region) != 0)
+            region++;
+        if (region == m.num_regions) m.region_names[m.num_regions++] = strdup(calls[i].region);
+        if (!m.num_rows || m.rows[m.num_rows - 1].rank != calls[i].rank ||
+            m.rows[m.num_rows - 1].region != region)
+            m.rows[m.num_rows++] =
+                (sp_model_row){.region = region, .rank = calls[i].rank, .offset = i};
+        m.rows[m.num_rows - 1].count++;
+        m.starts[i] = calls[i].start_ms * MS;
+        m.durations[i] = (calls[i].end_ms - calls[i].start_ms) * MS;
+    }
+    m.num_events = n;
+    return m;
+}
+
+static void free_model(sp_model *m) {
+    for (size_t i = 0; i < m->num_regions; i++)
+        free(m->region_names[i]);
+    free(m->region_names);
+    free(m->rows);
+    free(m->starts);
+    free(m->durations);
+}
+
+static const sp_wait_row *find(const sp_waits *w, sp_wait_kind kind, uint32_t waiting) {
+    for (size_t i = 0; i < w->num_rows; i++)
+        if (w->rows[i].kind == kind && w->rows[i].waiting_rank == waiting) return &w->rows[i];
+    return NULL;
+}
+
+/* 4 ranks compute 50, 60, 70, 80 ms, then a barrier that ends at 90 ms. */
+static void test_barrier_pop(void **state) {
+    (void)state;
+    call calls[8];
+    for (uint32_t r = 0; r < 4; r++) {
+        calls[2 * r] = (call){r, "compute", 0, 50 + 10 * (int64_t)r};
+        calls[2 * r + 1] = (call){r, "MPI_Barrier", 50 + 10 * (int64_t)r, 90};
+    }
+    sp_model m = build(calls, 8);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, NULL, 65536, &w, &err), SP_OK);
+    assert_int_equal(w.peer_data, 0);
+    assert_int_equal(w.collectives, 1);
+    for (uint32_t r = 0; r < 3; r++) {
+        const sp_wait_row *row = find(&w, SP_WAIT_COLLECTIVE, r);
+        assert_non_null(row);
+        assert_int_equal(row->wait_ns, (30 - 10 * (int64_t)r) * MS);
+        assert_int_equal(row->late_rank, 3);
+        assert_string_equal(row->late_path, "compute");
+        assert_string_equal(row->call_path, "MPI_Barrier");
+    }
+    assert_null(find(&w, SP_WAIT_COLLECTIVE, 3));
+    /* useful 50..80 (mean 65), runtime 90, ideal max(useful + wait) = 80 */
+    assert_int_equal(w.pop.runtime_ns, 90 * MS);
+    assert_int_equal(w.pop.ideal_runtime_ns, 80 * MS);
+    assert_near(w.pop.load_balance, 65.0 / 80);
+    assert_near(w.pop.communication, 80.0 / 90);
+    assert_near(w.pop.serialisation, 1.0);
+    assert_near(w.pop.transfer, 80.0 / 90);
+    assert_near(w.pop.parallel, 65.0 / 90);
+    sp_waits_free(&w);
+    free_model(&m);
+}
+
+/* The peer table's columns, one record per call. */
+typedef struct rec {
+    int64_t rank, call, peer, tag, bytes, aux, source, source_tag;
+} rec;
+
+static int64_t *column(const rec *r, size_t n, size_t field) {
+    int64_t *out = malloc(n * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = ((const int64_t *)&r[i])[field];
+    return out;
+}
+
+static int64_t *values(const int64_t *v, size_t n) {
+    int64_t *out = malloc((n ? n : 1) * sizeof *out);
+    memcpy(out, v, n * sizeof *out);
+    return out;
+}
+
+static const char *const NAMES[] = {"MPI_Send",  "MPI_Recv", "MPI_Isend",
+                                    "MPI_Irecv", "MPI_Wait", "MPI_Waitall"};
+enum { SEND, RECV, ISEND, IRECV, WAIT, WAITALL };
+
+/* A table of two ranks on MPI_COMM_WORLD; completions as (rank, request, source, tag). */
+static sp_peer_table table(const rec *r, size_t n, const int64_t (*done)[4], size_t nd) {
+    sp_peer_table t = {0};
+    t.n = n;
+    t.ranks = column(r, n, 0);
+    t.calls = column(r, n, 1);
+    t.peers = column(r, n, 2);
+    t.tags = column(r, n, 3);
+    t.bytes = column(r, n, 4);
+    t.aux = column(r, n, 5);
+    t.sources = column(r, n, 6);
+    t.source_tags = column(r, n, 7);
+    t.comms = calloc(n, sizeof *t.comms);
+    t.num_completions = nd;
+    t.c_ranks = malloc((nd ? nd : 1) * sizeof(int64_t));
+    t.c_requests = malloc((nd ? nd : 1) * sizeof(int64_t));
+    t.c_sources = malloc((nd ? nd : 1) * sizeof(int64_t));
+    t.c_tags = malloc((nd ? nd : 1) * sizeof(int64_t));
+    for (size_t i = 0; i < nd; i++) {
+        t.c_ranks[i] = done[i][0];
+        t.c_requests[i] = done[i][1];
+        t.c_sources[i] = done[i][2];
+        t.c_tags[i] = done[i][3];
+    }
+    t.num_comms = 2;
+    t.comm_ranks = values((int64_t[]){0, 1}, 2);
+    t.comm_ids = values((int64_t[]){0, 0}, 2);
+    t.comm_sizes = values((int64_t[]){2, 2}, 2);
+    t.num_members = 4;
+    t.comm_members = values((int64_t[]){0, 1, 0, 1}, 4);
+    t.num_complete = 2;
+    t.complete = values((int64_t[]){1, 1}, 2);
+    t.num_call_names = sizeof NAMES / sizeof *NAMES;
+    t.call_names = malloc(sizeof NAMES);
+    for (size_t i = 0; i < t.num_call_names; i++)
+        t.call_names[i] = strdup(NAMES[i]);
+    return t;
+}
+
+/* Rank 0 computes, sends; rank 1 receives, computes, replies: each waits 10 ms for the other. */
+static void test_serialised_exchange(void **state) {
+    (void)state;
+    call calls[] = {{0, "compute", 0, 10},  {0, "MPI_Send", 10, 12}, {0, "MPI_Recv", 12, 24},
+                    {1, "MPI_Recv", 0, 12}, {1, "compute", 12, 22},  {1, "MPI_Send", 22, 24}};
+    sp_model m = build(calls, 6);
+    rec r[] = {{0, SEND, 1, 0, 8, 0, -1, -1},
+               {0, RECV, 1, 0, 8, 0, 1, 0},
+               {1, RECV, 0, 0, 8, 0, 0, 0},
+               {1, SEND, 0, 0, 8, 0, -1, -1}};
+    sp_peer_table t = table(r, 4, NULL, 0);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, &t, 65536, &w, &err), SP_OK);
+    assert_int_equal(w.messages, 2);
+    assert_int_equal(w.unmatched_sends + w.unmatched_receives + w.unaligned_calls, 0);
+    for (uint32_t waiting = 0; waiting < 2; waiting++) {
+        const sp_wait_row *row = find(&w, SP_WAIT_LATE_SENDER, waiting);
+        assert_non_null(row);
+        assert_int_equal(row->wait_ns, 10 * MS);
+        assert_int_equal(row->late_rank, 1 - waiting);
+        assert_string_equal(row->late_path, "compute");
+        assert_string_equal(row->call_path, "MPI_Recv");
+    }
+    /* useful 10 each, runtime 24, ideal max(10 + 10) = 20 */
+    assert_near(w.pop.load_balance, 1.0);
+    assert_near(w.pop.communication, 10.0 / 24);
+    assert_near(w.pop.serialisation, 0.5);
+    assert_near(w.pop.transfer, 20.0 / 24);
+    assert_near(w.pop.parallel, 10.0 / 24);
+    sp_waits_free(&w);
+    sp_peer_table_free(&t);
+    free_model(&m);
+}
+
+/* A 1 MiB MPI_Send blocks until rank 1 posts its receive after 10 ms of work. */
+static void test_late_receiver(void **state) {
+    (void)state;
+    call calls[] = {{0, "MPI_Send", 0, 15}, {1, "compute", 0, 10}, {1, "MPI_Recv", 10, 15}};
+    sp_model m = build(calls, 3);
+    rec r[] = {{0, SEND, 1, 4, 1 << 20, 0, -1, -1}, {1, RECV, 0, 4, 1 << 20, 0, 0, 4}};
+    sp_peer_table t = table(r, 2, NULL, 0);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, &t, 65536, &w, &err), SP_OK);
+    const sp_wait_row *row = find(&w, SP_WAIT_LATE_RECEIVER, 0);
+    assert_non_null(row);
+    assert_int_equal(row->wait_ns, 10 * MS);
+    assert_int_equal(row->late_rank, 1);
+    assert_string_equal(row->late_path, "compute");
+    assert_int_equal(w.total_ns[SP_WAIT_LATE_SENDER], 0);
+    sp_waits_free(&w);
+    /* eager up to 2 MiB: the send never waits for the receive */
+    assert_int_equal(sp_waits_compute(&m, &t, 2 << 20, &w, &err), SP_OK);
+    assert_null(find(&w, SP_WAIT_LATE_RECEIVER, 0));
+    assert_int_equal(w.messages, 1);
+    sp_waits_free(&w);
+    sp_peer_table_free(&t);
+    free_model(&m);
+}
+
+/* Irecv + Waitall on rank 0, ANY_SOURCE resolved through the completion; rank 1 also sends a
+ * message with a tag nobody receives. */
+static void test_irecv_waitall_unmatched(void **state) {
+    (void)state;
+    call calls[] = {{0, "MPI_Irecv", 0, 1},   {0, "MPI_Waitall", 1, 20}, {1, "compute", 0, 15},
+                    {1, "MPI_Isend", 15, 16}, {1, "MPI_Wait", 16, 17},   {1, "MPI_Send", 17, 18}};
+    sp_model m = build(calls, 6);
+    rec r[] = {{0, IRECV, -2, -2, 8, 1, -1, -1},
+               {0, WAITALL, -1, -1, 0, 0, 1, -1},
+               {1, ISEND, 0, 5, 8, 1, -1, -1},
+               {1, WAIT, -1, -1, 0, 0, 1, -1},
+               {1, SEND, 0, 6, 8, 0, -1, -1}};
+    const int64_t done[][4] = {{0, 1, 1, 5}, {1, 1, -1, -1}};
+    sp_peer_table t = table(r, 5, done, 2);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, &t, 65536, &w, &err), SP_OK);
+    assert_int_equal(w.messages, 1);
+    assert_int_equal(w.unmatched_sends, 1);
+    assert_int_equal(w.unmatched_receives, 0);
+    const sp_wait_row *row = find(&w, SP_WAIT_LATE_SENDER, 0);
+    assert_non_null(row);
+    assert_int_equal(row->wait_ns, 14 * MS);
+    assert_int_equal(row->late_rank, 1);
+    assert_string_equal(row->call_path, "MPI_Waitall");
+    assert_string_equal(row->late_path, "compute");
+    sp_waits_free(&w);
+    sp_peer_table_free(&t);
+    free_model(&m);
+}
+
+/* Two records of MPI_Recv on rank 1 but one event: nothing of rank 1's receives is paired. */
+static void test_unaligned(void **state) {
+    (void)state;
+    call calls[] = {{0, "MPI_Send", 5, 6}, {1, "MPI_Recv", 0, 6}};
+    sp_model m = build(calls, 2);
+    rec r[] = {
+        {0, SEND, 1, 0, 8, 0, -1, -1}, {1, RECV, 0, 0, 8, 0, 0, 0}, {1, RECV, 0, 0, 8, 0, 0, 0}};
+    sp_peer_table t = table(r, 3, NULL, 0);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, &t, 65536, &w, &err), SP_OK);
+    assert_int_equal(w.unaligned_calls, 2);
+    assert_int_equal(w.messages, 0);
+    assert_int_equal(w.unmatched_sends, 1);
+    assert_int_equal(w.num_rows, 0);
+    sp_waits_free(&w);
+    sp_peer_table_free(&t);
+    free_model(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_barrier_pop),   cmocka_unit_test(test_serialised_exchange),
+        cmocka_unit_test(test_late_receiver), cmocka_unit_test(test_irecv_waitall_unmatched),
+        cmocka_unit_test(test_unaligned),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
