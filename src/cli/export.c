@@ -514,6 +514,8 @@ static int run_each(const char *format_name, const cli_list *files, export_optio
 }
 
 int cli_export(int argc, char **argv) {
+    /* Extra-P takes many runs and parameters: its own command line (export_extrap.c) */
+    if (argc > 1 && !strcmp(argv[1], "extrap")) return cli_export_extrap(argc - 1, argv + 1);
     static const cli_command_spec spec = {"export", cli_help_export, OPTIONS,
                                           sizeof OPTIONS / sizeof OPTIONS[0], on_option};
     export_options o;
