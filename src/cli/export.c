@@ -47,6 +47,8 @@ const char cli_help_export[] =
     "                 rank and thread, an enter and a leave event per call\n"
     "  data           the numbers behind the charts, as the Python package's plot\n"
     "                 --export data: DIR/gantt_data and DIR/durations_data\n"
+    "  extrap         many runs as Extra-P's JSON Lines input (its own options:\n"
+    "                 scope-profiler export extrap --help)\n"
     "\n"
     "Output:\n"
     "  -o, --output OUT     the file to write (\"-\": standard output); a name\n"
