@@ -244,11 +244,11 @@ static void show_filters(const sp_results *r) {
     static const char *const s[] = {"s"};
     static const char *const setup_assemble[] = {"setup", "assemble"};
     static const char *const solve_timestep[] = {"solve", "timestep"};
-    sp_filter f = {s, 1, NULL, 0, NULL, 0};
+    sp_filter f = {.include = s, .num_include = 1};
     show_regions(r, &f);
-    sp_filter g = {NULL, 0, setup_assemble, 2, NULL, 0};
+    sp_filter g = {.exclude = setup_assemble, .num_exclude = 2};
     show_regions(r, &g);
-    sp_filter h = {solve_timestep, 2, NULL, 0, NULL, 0};
+    sp_filter h = {.include = solve_timestep, .num_include = 2};
     sp_error err = {0};
     sp_summary_rows *rows = sp_results_summary(r, &h, 0, &err); /* summary(include=...) */
     const char *names[64] = {0};
@@ -336,7 +336,7 @@ static void show_exports(const sp_results *r) {
         putchar('\n');
     }
     static const char *const solve[] = {"solve"};
-    sp_stats_options so = {NULL, {solve, 1, NULL, 0, NULL, 0}};
+    sp_stats_options so = {.filter = {.include = solve, .num_include = 1}};
     char *stats = sp_collect_region_statistics(runs, 1, &so, &err);
     if (stats) fputs(stats, stdout);
     free(stats);

@@ -264,6 +264,40 @@ SP_API void sp_set_source_language(const char *language);
  */
 SP_API sp_status sp_set_metadata_string(const char *key, const char *value);
 
+/**
+ * User metadata (docs/metadata.md): `key` = `value` stored in /metadata as an
+ * int64, a float64 or a string attribute, where the Python package keeps its
+ * extra fields, so that `scaling --x KEY`, `stats --group-by KEY` and
+ * Thicket can use it. A key is 1 to 64 letters, digits, '_', '.' or '-'
+ * starting with a letter or '_'; a key the library writes itself (mpi_size,
+ * label, timestamp, ...) is refused. The same key again replaces the value.
+ * SCOPE_PROFILER_METADATA_<KEY>=value in the environment overrides it.
+ * Returns SP_ERR_INVALID_ARGUMENT for a bad or built-in key or a value that
+ * is not finite, SP_ERR_OUT_OF_MEMORY. In C, sp_set_metadata(key, value)
+ * picks the function from the value's type.
+ */
+SP_API sp_status sp_set_metadata_int(const char *key, int64_t value);
+SP_API sp_status sp_set_metadata_double(const char *key, double value);
+#if !defined(__cplusplus) && !defined(SP_DISABLE)
+#define sp_set_metadata(key, value)                                                                \
+    _Generic((value),                                                                              \
+        char *: sp_set_metadata_string,                                                            \
+        const char *: sp_set_metadata_string,                                                      \
+        float: sp_set_metadata_double,                                                             \
+        double: sp_set_metadata_double,                                                            \
+        default: sp_set_metadata_int)((key), (value))
+#endif
+
+/**
+ * Adds `tag` (copied) to the region's tags, stored in the row's `tags` JSON
+ * list as the Python package writes them and selected with `--tag` by the
+ * command-line tool. A tag already present is not added twice. Callable any
+ * time; the tags of a region are those it has at sp_finalize(). Returns
+ * SP_ERR_INVALID_ARGUMENT for an unknown handle or a NULL or empty tag,
+ * SP_ERR_OUT_OF_MEMORY.
+ */
+SP_API sp_status sp_region_add_tag(sp_region_t region, const char *tag);
+
 /*
  * The recording calls as real functions, for callers that cannot use the
  * inline ones (Fortran and other foreign interfaces, function pointers):
@@ -635,7 +669,11 @@ static inline sp_status sp_internal_disabled_(const void *argument) {
 #define sp_finalize(options)    sp_internal_disabled_(options)
 #define sp_set_thread_name(name) sp_internal_disabled_(name)
 #define sp_set_source_language(language) ((void)(language))
-#define sp_set_metadata_string(key, value) sp_internal_disabled_(key)
+#define sp_set_metadata_string(key, value) ((void)(value), sp_internal_disabled_(key))
+#define sp_set_metadata_int(key, value) ((void)(value), sp_internal_disabled_(key))
+#define sp_set_metadata_double(key, value) ((void)(value), sp_internal_disabled_(key))
+#define sp_set_metadata(key, value) ((void)(value), sp_internal_disabled_(key))
+#define sp_region_add_tag(region, tag) ((void)(region), sp_internal_disabled_(tag))
 #define sp_begin_fn(region)     ((void)(region))
 #define sp_end_fn(region, file, line) ((void)(region), (void)(file), (void)(line))
 #define sp_begin_name_fn(name, file, line) ((void)(name), (void)(file), (void)(line))

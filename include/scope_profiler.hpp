@@ -68,6 +68,39 @@ inline sp_status set_thread_name(const char *name) noexcept {
     return sp_set_thread_name(name);
 }
 
+/** User metadata (see sp_set_metadata_int): the overload follows the value's type. */
+inline sp_status set_metadata(const char *key, const char *value) noexcept {
+    return sp_set_metadata_string(key, value);
+}
+inline sp_status set_metadata(const char *key, const std::string &value) noexcept {
+    return sp_set_metadata_string(key, value.c_str());
+}
+inline sp_status set_metadata(const char *key, double value) noexcept {
+    return sp_set_metadata_double(key, value);
+}
+inline sp_status set_metadata(const char *key, float value) noexcept {
+    return sp_set_metadata_double(key, value);
+}
+inline sp_status set_metadata(const char *key, long long value) noexcept {
+    return sp_set_metadata_int(key, static_cast<int64_t>(value));
+}
+inline sp_status set_metadata(const char *key, long value) noexcept {
+    return sp_set_metadata_int(key, static_cast<int64_t>(value));
+}
+inline sp_status set_metadata(const char *key, int value) noexcept {
+    return sp_set_metadata_int(key, value);
+}
+inline sp_status set_metadata(const char *key, unsigned value) noexcept {
+    return sp_set_metadata_int(key, value);
+}
+/* bool would otherwise pick the int overload silently: refuse it at compile time */
+sp_status set_metadata(const char *key, bool value) noexcept = delete;
+
+/** Adds a tag to a region (see sp_region_add_tag). */
+inline sp_status add_tag(sp_region_t region, const char *tag) noexcept {
+    return sp_region_add_tag(region, tag);
+}
+
 /**
  * A profiling session: sp_setup() in the constructor (recording "c++" as
  * the program's language), sp_finalize() in finalize() or, if that was not

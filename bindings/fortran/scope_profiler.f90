@@ -52,7 +52,14 @@ module scope_profiler
     integer, parameter, public :: SP_REGION_NONE = 0
 
     public :: sp_setup, sp_finalize, sp_is_active, sp_region, sp_begin, sp_end, sp_begin_name, &
-              sp_end_name, sp_reserve, sp_status_string, sp_set_thread_name
+              sp_end_name, sp_reserve, sp_status_string, sp_set_thread_name, &
+              sp_set_metadata, sp_region_add_tag
+
+    !> User metadata (docs/metadata.md): the value's type picks the stored type.
+    interface sp_set_metadata
+        module procedure sp_set_metadata_text, sp_set_metadata_int32, sp_set_metadata_int64, &
+            sp_set_metadata_real32, sp_set_metadata_real64
+    end interface
     ! For scope_profiler_mpi: the setup arguments in their C form.
     public :: sp_f_setup_args, sp_f_make_setup_args
 
@@ -151,6 +158,24 @@ module scope_profiler
             import :: c_char, c_long, c_int
             character(kind=c_char), intent(in) :: name(*)
             integer(c_long), value :: name_len
+            integer(c_int) :: status
+        end function
+        function c_set_metadata(key, key_len, kind, text, text_len, int_value, real_value) &
+            bind(C, name="sp_f_set_metadata") result(status)
+            import :: c_char, c_long, c_int, c_int64_t, c_double
+            character(kind=c_char), intent(in) :: key(*), text(*)
+            integer(c_long), value :: key_len, text_len
+            integer(c_int), value :: kind
+            integer(c_int64_t), value :: int_value
+            real(c_double), value :: real_value
+            integer(c_int) :: status
+        end function
+        function c_region_add_tag(region, tag, tag_len) bind(C, name="sp_f_region_add_tag") &
+            result(status)
+            import :: c_char, c_long, c_int
+            integer(c_int), value :: region
+            character(kind=c_char), intent(in) :: tag(*)
+            integer(c_long), value :: tag_len
             integer(c_int) :: status
         end function
     end interface
@@ -293,6 +318,60 @@ contains
         integer, intent(out), optional :: status
         integer :: st
         st = c_set_thread_name(name, len_trim(name, kind=c_long))
+        if (present(status)) status = st
+    end subroutine
+
+    ! --- user metadata and region tags ---------------------------------------------
+
+    subroutine sp_set_metadata_text(key, value, status)
+        character(kind=c_char, len=*), intent(in) :: key, value
+        integer, intent(out), optional :: status
+        integer :: st
+        st = c_set_metadata(key, len_trim(key, kind=c_long), 0_c_int, value, &
+                            len_trim(value, kind=c_long), 0_c_int64_t, 0.0_c_double)
+        if (present(status)) status = st
+    end subroutine
+
+    subroutine sp_set_metadata_int64(key, value, status)
+        character(kind=c_char, len=*), intent(in) :: key
+        integer(c_int64_t), intent(in) :: value
+        integer, intent(out), optional :: status
+        integer :: st
+        st = c_set_metadata(key, len_trim(key, kind=c_long), 1_c_int, "", 0_c_long, value, &
+                            0.0_c_double)
+        if (present(status)) status = st
+    end subroutine
+
+    subroutine sp_set_metadata_int32(key, value, status)
+        character(kind=c_char, len=*), intent(in) :: key
+        integer(c_int32_t), intent(in) :: value
+        integer, intent(out), optional :: status
+        call sp_set_metadata_int64(key, int(value, c_int64_t), status)
+    end subroutine
+
+    subroutine sp_set_metadata_real64(key, value, status)
+        character(kind=c_char, len=*), intent(in) :: key
+        real(c_double), intent(in) :: value
+        integer, intent(out), optional :: status
+        integer :: st
+        st = c_set_metadata(key, len_trim(key, kind=c_long), 2_c_int, "", 0_c_long, &
+                            0_c_int64_t, value)
+        if (present(status)) status = st
+    end subroutine
+
+    subroutine sp_set_metadata_real32(key, value, status)
+        character(kind=c_char, len=*), intent(in) :: key
+        real(c_float), intent(in) :: value
+        integer, intent(out), optional :: status
+        call sp_set_metadata_real64(key, real(value, c_double), status)
+    end subroutine
+
+    subroutine sp_region_add_tag(region, tag, status)
+        integer, intent(in) :: region
+        character(kind=c_char, len=*), intent(in) :: tag
+        integer, intent(out), optional :: status
+        integer :: st
+        st = c_region_add_tag(int(region, c_int), tag, len_trim(tag, kind=c_long))
         if (present(status)) status = st
     end subroutine
 

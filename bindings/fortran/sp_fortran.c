@@ -119,3 +119,32 @@ sp_status sp_f_set_thread_name(const char *name, long len) {
     free(heap);
     return st;
 }
+
+/* sp_set_metadata for the module's generic: kind 0 text, 1 integer, 2 real. */
+sp_status sp_f_set_metadata(const char *key, long key_len, int kind, const char *text,
+                            long text_len, int64_t integer, double real);
+sp_status sp_f_region_add_tag(sp_region_t region, const char *tag, long len);
+
+sp_status sp_f_set_metadata(const char *key, long key_len, int kind, const char *text,
+                            long text_len, int64_t integer, double real) {
+    char key_buf[80], text_buf[256], *key_heap, *text_heap = NULL;
+    const char *k = terminated(key, key_len, key_buf, sizeof key_buf, &key_heap);
+    sp_status st = SP_ERR_INVALID_ARGUMENT;
+    if (k && kind == 1) st = sp_set_metadata_int(k, integer);
+    if (k && kind == 2) st = sp_set_metadata_double(k, real);
+    if (k && kind == 0) {
+        const char *t = terminated(text, text_len, text_buf, sizeof text_buf, &text_heap);
+        st = t ? sp_set_metadata_string(k, t) : SP_ERR_OUT_OF_MEMORY;
+    }
+    free(key_heap);
+    free(text_heap);
+    return st;
+}
+
+sp_status sp_f_region_add_tag(sp_region_t region, const char *tag, long len) {
+    char buf[256], *heap;
+    const char *t = terminated(tag, len, buf, sizeof buf, &heap);
+    sp_status st = t ? sp_region_add_tag(region, t) : SP_ERR_OUT_OF_MEMORY;
+    free(heap);
+    return st;
+}

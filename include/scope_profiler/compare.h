@@ -255,6 +255,7 @@ typedef struct sp_scaling_point {
 typedef struct sp_scaling_region {
     char *name;
     sp_scaling_point *points; /* num_x, in ascending x */
+    double *run_times;        /* num_runs, in the order given; NAN: no call in that run */
 } sp_scaling_region;
 
 typedef struct sp_scaling {
@@ -266,6 +267,8 @@ typedef struct sp_scaling {
     uint32_t *runs_at_x; /* files at each x */
     size_t num_regions;
     sp_scaling_region *regions; /* regions in every run, in the first run's order */
+    size_t num_runs;
+    double *run_x; /* num_runs: each run's x, in the order given (the repetitions of a model) */
 } sp_scaling;
 
 /**

@@ -364,6 +364,10 @@ typedef struct sp_filter {
     size_t num_exclude;
     const uint32_t *ranks;
     size_t num_ranks;
+    /* region tags (sp_region_add_tag, the Python package's tags): keep only regions
+     * carrying one of them on some rank; NULL or num_tags 0 = no tag condition */
+    const char *const *tags;
+    size_t num_tags;
 } sp_filter;
 
 /**

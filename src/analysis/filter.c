@@ -25,6 +25,8 @@ struct sp_compiled_filter {
     uint32_t *ranks; /* NULL: all ranks */
     uint32_t *sorted_ranks;
     size_t num_ranks;
+    const char *const *tags; /* the caller's tags (alive while the filter is) */
+    size_t num_tags;
 };
 
 static sp_status bad_pattern(const char *kind, const char *pattern, int code, PCRE2_SIZE offset,
@@ -117,6 +119,10 @@ sp_compiled_filter *sp_filter_compile(const sp_filter *filter, sp_error *err) {
         st = compile_list("exclude", filter->exclude, filter->num_exclude, &f->exclude, err);
     }
     if (st == SP_OK && filter) st = copy_ranks(f, filter->ranks, filter->num_ranks, err);
+    if (filter && filter->tags && filter->num_tags) {
+        f->tags = filter->tags;
+        f->num_tags = filter->num_tags;
+    }
     if (st == SP_OK && (f->num_include || f->num_exclude)) {
         f->match = pcre2_match_data_create(1, NULL);
         if (!f->match) st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -200,4 +206,9 @@ int sp_filter_has_rank(const sp_compiled_filter *f, uint32_t rank) {
             hi = mid;
     }
     return lo < f->num_ranks && f->sorted_ranks[lo] == rank;
+}
+
+const char *const *sp_filter_tags(const sp_compiled_filter *f, size_t *n) {
+    *n = f->num_tags;
+    return f->tags;
 }

@@ -26,4 +26,11 @@ const uint32_t *sp_filter_ranks(const sp_compiled_filter *f, size_t *n);
 /* Nonzero when rank is selected (always without a rank list). */
 int sp_filter_has_rank(const sp_compiled_filter *f, uint32_t rank);
 
+/* The --tag values (NULL, 0 without them). */
+const char *const *sp_filter_tags(const sp_compiled_filter *f, size_t *n);
+
+/* sp_filter_keeps() of the region's name, and when tags were given, one of them
+ * among the tags of some row of region g (filter_tags.c). */
+int sp_filter_keeps_region(sp_compiled_filter *f, const sp_results *r, uint32_t g);
+
 #endif

@@ -13,7 +13,7 @@ sp_status sp_select_regions(const sp_results *r, sp_compiled_filter *f, uint32_t
     if (!*out) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < total; i++) {
         uint32_t g = r->start_order[i];
-        int keep = f ? sp_filter_keeps(f, r->m.region_names[g]) : 1;
+        int keep = f ? sp_filter_keeps_region(f, r, g) : 1;
         if (keep < 0) {
             free(*out);
             *out = NULL;

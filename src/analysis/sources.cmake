@@ -34,3 +34,5 @@ set(SP_SOURCES_analysis
     table_fallback.c
     table_order.c
     table_rows.c)
+# region tag condition of filters (issue 26)
+list(APPEND SP_SOURCES_analysis filter_tags.c)

@@ -40,6 +40,7 @@ extern const char cli_help_check[];
 extern const char cli_help_scaling[];
 extern const char cli_help_waits[];
 extern const char cli_help_export[]; /* in export.c */
+int cli_export_extrap(int argc, char **argv); /* export_extrap.c */
 extern const char cli_help_plot[];   /* help_plot.c */
 extern const char cli_help_report[]; /* help_plot.c */
 extern const char cli_help_recover[]; /* recover.c */

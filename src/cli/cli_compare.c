@@ -81,9 +81,24 @@ int cli_compare_option(cli_compare_args *a, int id, const char *value) {
     case CLI_OPT_ALLOW_SIZES:
         a->allow_different_sizes = 1;
         return 0;
+    case CLI_OPT_TITLE_META:
+        return cli_meta_keys(a->cmd, "title-meta", value, &a->title_meta);
     default:
         return cli_select_option(&a->select, id, value);
     }
+}
+
+/* The title with the --title-meta values of its first run appended. */
+static int add_title_meta(const cli_list *keys, cli_side *s) {
+    if (!keys->count) return 0;
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    sp_textbuf_append(&b, s->title);
+    cli_meta_title_suffix(s->runs.items[0], keys, &b);
+    char *title = sp_textbuf_take(&b);
+    if (!title) return cli_out_of_memory();
+    free(s->title);
+    s->title = title;
+    return 0;
 }
 
 static int load_side(const char *cmd, const char *arg, cli_side *s) {
@@ -205,6 +220,8 @@ int cli_compare_run(cli_compare_args *a, const cli_list *args, cli_side *sa, cli
                                args->count);
     int rc = load_side(a->cmd, args->items[0], sa);
     int rc_b = load_side(a->cmd, args->items[1], sb);
+    if (!rc) rc = add_title_meta(&a->title_meta, sa);
+    if (!rc_b) rc_b = add_title_meta(&a->title_meta, sb);
     if (rc || rc_b) return rc ? rc : rc_b;
     if ((rc = same_schema(a->cmd, sa, sb)) || (rc = same_size(a, sa, sb)) ||
         (rc = enough_for_test(a, sa, sb)))
@@ -271,4 +288,5 @@ int cli_compare_print_table(const sp_comparison *c, const char *title, int signi
 
 void cli_compare_args_free(cli_compare_args *a) {
     cli_select_free(&a->select);
+    cli_list_free(&a->title_meta);
 }

@@ -8,6 +8,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_list.h"
+#include "cli/cli_meta.h"
 #include "cli/cli_runs.h"
 #include "cli/cli_select.h"
 #include "present/compare_out.h"
@@ -21,7 +22,8 @@ enum {
     CLI_OPT_LEVEL,
     CLI_OPT_MARGIN,
     CLI_OPT_PER_CALL,
-    CLI_OPT_ALLOW_SIZES
+    CLI_OPT_ALLOW_SIZES,
+    CLI_OPT_TITLE_META
 };
 
 /* Option table entries of both commands (with CLI_SELECT_OPTIONS). */
@@ -31,7 +33,8 @@ enum {
         {"significant", 0, CLI_FLAG, CLI_OPT_SIGNIFICANT}, {"level", 0, CLI_VALUE, CLI_OPT_LEVEL}, \
         {"margin", 0, CLI_VALUE, CLI_OPT_MARGIN}, {"per-call", 0, CLI_FLAG, CLI_OPT_PER_CALL}, {   \
         "allow-different-sizes", 0, CLI_FLAG, CLI_OPT_ALLOW_SIZES                                  \
-    }
+    }                                                                                              \
+    , { "title-meta", 0, CLI_VALUE, CLI_OPT_TITLE_META }
 
 typedef enum cli_out_format { CLI_OUT_TEXT = 0, CLI_OUT_JSON, CLI_OUT_CSV } cli_out_format;
 
@@ -43,6 +46,7 @@ typedef struct cli_compare_args {
     int level_given;
     int allow_different_sizes;
     int strict; /* check --strict: an inconclusive verdict fails, so one run per side cannot pass */
+    cli_list title_meta; /* --title-meta KEY[,KEY]: metadata shown in each side's title */
 } cli_compare_args;
 
 /* Takes one of the shared options. Returns 0 or an exit code after the error. */

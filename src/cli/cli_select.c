@@ -12,6 +12,9 @@ int cli_select_option(cli_select *s, int id, const char *value) {
         return cli_list_add(&s->exclude, value) ? 0 : cli_out_of_memory();
     case CLI_OPT_RANKS:
         return cli_ranks_add(&s->ranks, value);
+    case CLI_OPT_TAG:
+        if (!*value) return cli_value_error("select", "--tag needs a tag name, e.g. --tag solver");
+        return cli_list_add(&s->tags, value) ? 0 : cli_out_of_memory();
     default:
         cli_error("internal error: option %d is not a selection option", id);
         return CLI_EXIT_USAGE;
@@ -27,6 +30,8 @@ sp_filter cli_select_filter(cli_select *s) {
     f.num_exclude = s->exclude.count;
     f.ranks = s->ranks.count ? s->ranks.ranks : NULL;
     f.num_ranks = s->ranks.count;
+    f.tags = s->tags.count ? cli_list_items(&s->tags) : NULL;
+    f.num_tags = s->tags.count;
     return f;
 }
 
@@ -34,6 +39,7 @@ void cli_select_free(cli_select *s) {
     cli_list_free(&s->include);
     cli_list_free(&s->exclude);
     cli_ranks_free(&s->ranks);
+    cli_list_free(&s->tags);
 }
 
 sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err) {

@@ -10,22 +10,24 @@
 #include "cli/cli_ranks.h"
 #include "scope_profiler/results.h"
 
-enum { CLI_OPT_INCLUDE = 1000, CLI_OPT_EXCLUDE, CLI_OPT_RANKS };
+enum { CLI_OPT_INCLUDE = 1000, CLI_OPT_EXCLUDE, CLI_OPT_RANKS, CLI_OPT_TAG };
 
 /* The three option table entries. */
 #define CLI_SELECT_OPTIONS                                                                         \
     {"include", 0, CLI_LIST, CLI_OPT_INCLUDE}, {"exclude", 0, CLI_LIST, CLI_OPT_EXCLUDE}, {        \
         "ranks", 0, CLI_LIST, CLI_OPT_RANKS                                                        \
-    }
+    }                                                                                              \
+    , { "tag", 0, CLI_LIST, CLI_OPT_TAG }
 
 typedef struct cli_select {
     cli_list include;
     cli_list exclude;
     cli_ranks ranks;
+    cli_list tags; /* --tag TAG...: regions carrying one of them */
 } cli_select;
 
 #define CLI_SELECT_INIT                                                                            \
-    { CLI_LIST_INIT, CLI_LIST_INIT, CLI_RANKS_INIT }
+    { CLI_LIST_INIT, CLI_LIST_INIT, CLI_RANKS_INIT, CLI_LIST_INIT }
 
 /* Takes a value of one of the three options (id must be one of them).
  * Returns 0 or an exit code after printing the error. */

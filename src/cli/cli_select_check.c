@@ -97,7 +97,31 @@ static int check_patterns(const cli_select *s, const sp_results *r, const char *
     return CLI_EXIT_USAGE;
 }
 
+/* --tag that no region of the file carries: the tags it has are named. */
+static int check_tags(const cli_select *s, const sp_results *r, const char *path) {
+    if (!s->tags.count) return 0;
+    sp_filter tagged = {0};
+    tagged.tags = cli_list_items(&s->tags);
+    tagged.num_tags = s->tags.count;
+    if (count_selected(r, &tagged) != 0) return 0;
+    sp_textbuf have = SP_TEXTBUF_INIT;
+    sp_summary_rows *rows = sp_results_summary(r, NULL, 0, NULL);
+    for (size_t i = 0; rows && i < rows->count; i++) {
+        const char *t = rows->rows[i].tags;
+        if (!t || !strcmp(t, "[]") || (have.len && strstr(sp_textbuf_str(&have), t))) continue;
+        sp_textbuf_printf(&have, "%s%s", have.len ? " " : "", t);
+    }
+    sp_summary_rows_free(rows);
+    cli_error("%s: --tag %s%s: no region carries %s (the file's tags: %s)", path,
+              s->tags.items[0], s->tags.count > 1 ? " ..." : "",
+              s->tags.count > 1 ? "any of them" : "it",
+              have.len && sp_textbuf_str(&have) ? sp_textbuf_str(&have) : "none");
+    sp_textbuf_free(&have);
+    return CLI_EXIT_USAGE;
+}
+
 int cli_select_check(const cli_select *s, const sp_results *r, const char *path) {
     int rc = check_ranks(s, r, path);
+    if (!rc) rc = check_tags(s, r, path);
     return rc ? rc : check_patterns(s, r, path);
 }

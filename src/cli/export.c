@@ -47,6 +47,8 @@ const char cli_help_export[] =
     "                 rank and thread, an enter and a leave event per call\n"
     "  data           the numbers behind the charts, as the Python package's plot\n"
     "                 --export data: DIR/gantt_data and DIR/durations_data\n"
+    "  extrap         many runs as Extra-P's JSON Lines input (its own options:\n"
+    "                 scope-profiler export extrap --help)\n"
     "\n"
     "Output:\n"
     "  -o, --output OUT     the file to write (\"-\": standard output); a name\n"
@@ -514,6 +516,8 @@ static int run_each(const char *format_name, const cli_list *files, export_optio
 }
 
 int cli_export(int argc, char **argv) {
+    /* Extra-P takes many runs and parameters: its own command line (export_extrap.c) */
+    if (argc > 1 && !strcmp(argv[1], "extrap")) return cli_export_extrap(argc - 1, argv + 1);
     static const cli_command_spec spec = {"export", cli_help_export, OPTIONS,
                                           sizeof OPTIONS / sizeof OPTIONS[0], on_option};
     export_options o;

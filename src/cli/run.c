@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/user_meta.h"
 #include "cli/cli_error.h"
 
 extern char **environ;
@@ -38,6 +39,8 @@ const char cli_help_run[] =
     "  -o, --output FILE   the profile (default profiling_data.h5; placeholders as\n"
     "                      SCOPE_PROFILER_OUTPUT: {pid} {rank} {time} ...)\n"
     "  --label TEXT        a label stored with the run\n"
+    "  --meta KEY=VALUE    user metadata in /metadata (repeatable; an integer or a\n"
+    "                      number is stored as one, anything else as text)\n"
     "  --aggregate         aggregate mode: statistics per call path, no per-call rows\n"
     "  --quiet             no summary table\n"
     "  --mpi-calls         record MPI calls as regions (the default)\n"
@@ -69,6 +72,26 @@ static int append_glob(char *list, size_t size, const char *glob) {
     return n >= 0 && (size_t)n < size - len;
 }
 
+/* --meta KEY=VALUE: SCOPE_PROFILER_METADATA_<KEY> for the program (docs/metadata.md). */
+static int set_meta(const char *item) {
+    const char *eq = strchr(item, '=');
+    char key[SP_USER_META_KEY_MAX + 2] = "";
+    size_t len = eq ? (size_t)(eq - item) : 0;
+    if (len > SP_USER_META_KEY_MAX) len = SP_USER_META_KEY_MAX + 1; /* fails the check */
+    memcpy(key, item, len);
+    key[len] = '\0';
+    const char *problem = eq ? sp_user_meta_key_problem(key) : "expected KEY=VALUE";
+    if (problem) {
+        cli_error("run: --meta \"%s\": %s", item, problem);
+        return 0;
+    }
+    char name[sizeof SP_USER_META_ENV_PREFIX + SP_USER_META_KEY_MAX];
+    snprintf(name, sizeof name, "%s%s", SP_USER_META_ENV_PREFIX, key);
+    if (setenv(name, eq + 1, 1) == 0) return 1;
+    cli_error("run: cannot set %s: %s", name, strerror(errno));
+    return 0;
+}
+
 /* Parses OPTIONS; returns the index of PROGRAM, or -1 after an error line, or 0 for --help. */
 static int parse(int argc, char **argv, run_options *o) {
     o->mpi_calls = 1;
@@ -83,7 +106,9 @@ static int parse(int argc, char **argv, run_options *o) {
             o->output = argv[++i];
         else if (strcmp(a, "--label") == 0 && has_value)
             o->label = argv[++i];
-        else if (strcmp(a, "--aggregate") == 0)
+        else if (strcmp(a, "--meta") == 0 && has_value) {
+            if (!set_meta(argv[++i])) return -1;
+        } else if (strcmp(a, "--aggregate") == 0)
             o->aggregate = 1;
         else if (strcmp(a, "--quiet") == 0)
             o->quiet = 1;
@@ -109,7 +134,7 @@ static int parse(int argc, char **argv, run_options *o) {
         } else {
             int wants_value = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                               strcmp(a, "--label") == 0 || strcmp(a, "--include") == 0 ||
-                              strcmp(a, "--exclude") == 0;
+                              strcmp(a, "--exclude") == 0 || strcmp(a, "--meta") == 0;
             if (wants_value)
                 cli_error("run: %s needs a value (see scope-profiler run --help)", a);
             else

@@ -3,6 +3,7 @@
  * region over runs at different mpi_size, omp_num_threads, total_cores,
  * num_nodes or any numeric metadata field.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +14,27 @@
 #include "cli/cli_files.h"
 #include "cli/cli_runs.h"
 #include "cli/cli_select.h"
+#include "models/scaling_models.h"
 #include "present/compare_out.h"
 
-enum { OPT_X = 1, OPT_WEAK, OPT_METRIC, OPT_FORMAT };
+enum { OPT_X = 1, OPT_WEAK, OPT_METRIC, OPT_FORMAT, OPT_MODEL, OPT_PREDICT };
 
 static const cli_option OPTIONS[] = {
     {"x", 0, CLI_VALUE, OPT_X},
     {"weak", 0, CLI_FLAG, OPT_WEAK},
     {"metric", 0, CLI_VALUE, OPT_METRIC},
     {"format", 0, CLI_VALUE, OPT_FORMAT},
+    {"model", 0, CLI_FLAG, OPT_MODEL},
+    {"predict", 0, CLI_VALUE, OPT_PREDICT},
     CLI_SELECT_OPTIONS,
 };
 
 typedef struct scaling_args {
     sp_scaling_options options;
     const char *format; /* NULL: the table */
+    int model;          /* --model: fit Extra-P's normal form per region (src/models/) */
+    int has_predict;
+    double predict;
     cli_select select;
 } scaling_args;
 
@@ -57,6 +64,19 @@ static int on_option(void *ctx, int id, const char *value) {
                                    value);
         a->format = value;
         return 0;
+    case OPT_MODEL:
+        a->model = 1;
+        return 0;
+    case OPT_PREDICT: {
+        char *end;
+        a->predict = strtod(value, &end);
+        if (*end || end == value || !isfinite(a->predict) || !(a->predict > 0))
+            return cli_value_error("scaling", "--predict \"%s\" is not a positive number (a size "
+                                              "to evaluate the models at, e.g. --predict 1024)",
+                                   value);
+        a->has_predict = 1;
+        return 0;
+    }
     default:
         return cli_select_option(&a->select, id, value);
     }
@@ -80,7 +100,37 @@ static int print(const sp_scaling *s, const scaling_args *a, const cli_list *fil
     return 0;
 }
 
+/* --model: the scaling study's runs as model measurements. */
+static int print_models(const sp_scaling *s, const scaling_args *a, const cli_list *files) {
+    sp_error err = {0};
+    sp_scaling_models *m = sp_scaling_models_fit(s, &err);
+    if (!m) {
+        cli_error("scaling --model: %s", err.message);
+        return err.status == SP_ERR_OUT_OF_MEMORY ? cli_out_of_memory() : CLI_EXIT_USAGE;
+    }
+    m->has_predict = a->has_predict;
+    m->predict = a->predict;
+    char *text = NULL;
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    if (a->format && strcmp(a->format, "json") == 0) {
+        text = sp_scaling_models_json(m, cli_list_items(files), files->count);
+    } else {
+        if (a->format && strcmp(a->format, "csv") == 0)
+            sp_scaling_models_csv(&b, m);
+        else
+            sp_scaling_models_text(&b, m);
+        text = sp_textbuf_take(&b);
+    }
+    sp_scaling_models_free(m);
+    if (!text) return cli_out_of_memory();
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
 static int run(const cli_list *files, scaling_args *a) {
+    if (a->has_predict && !a->model)
+        return cli_usage_error("scaling", "--predict evaluates the fitted models: add --model");
     if (files->count < 2)
         return cli_usage_error("scaling",
                                "needs at least two files, runs at different %s (got %zu)",
@@ -101,7 +151,7 @@ static int run(const cli_list *files, scaling_args *a) {
                           : "");
             rc = CLI_EXIT_USAGE;
         } else {
-            rc = print(s, a, files);
+            rc = a->model ? print_models(s, a, files) : print(s, a, files);
         }
         sp_scaling_free(s);
     }

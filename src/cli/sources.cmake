@@ -8,7 +8,7 @@ set(SP_SOURCES_cli
   inspect_balance.c
   stats.c events.c metadata.c
   merge.c merge_scan.c merge_aggregate.c
-  cli_compare.c diff.c check.c scaling.c
+  cli_compare.c diff.c check.c scaling.c cli_meta.c stats_group.c export_extrap.c
   export.c export_data.c
   plot.c report.c help_plot.c
   recover.c

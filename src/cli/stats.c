@@ -13,13 +13,17 @@
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_runs.h"
+#include "cli/cli_meta.h"
 #include "cli/cli_select.h"
+#include "cli/stats_group.h"
 
-enum { OPT_OUTPUT = 1, OPT_LABELS };
+enum { OPT_OUTPUT = 1, OPT_LABELS, OPT_GROUP_BY, OPT_FORMAT };
 
 static const cli_option OPTIONS[] = {
     {"output", 'o', CLI_VALUE, OPT_OUTPUT},
     {"labels", 0, CLI_LIST, OPT_LABELS},
+    {"group-by", 0, CLI_VALUE, OPT_GROUP_BY},
+    {"format", 0, CLI_VALUE, OPT_FORMAT},
     CLI_SELECT_OPTIONS,
 };
 
@@ -27,6 +31,8 @@ typedef struct stats_options {
     const char *output;
     cli_list labels;
     cli_select select;
+    cli_list group_by; /* --group-by KEY[,KEY] (stats_group.c) */
+    const char *format;
 } stats_options;
 
 static int on_option(void *ctx, int id, const char *value) {
@@ -37,6 +43,15 @@ static int on_option(void *ctx, int id, const char *value) {
         return 0;
     case OPT_LABELS:
         return cli_list_add(&o->labels, value) ? 0 : cli_out_of_memory();
+    case OPT_GROUP_BY:
+        return cli_meta_keys("stats", "group-by", value, &o->group_by);
+    case OPT_FORMAT:
+        if (strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "csv"))
+            return cli_value_error("stats", "unknown --format \"%s\": choose text, json or csv "
+                                            "(with --group-by)",
+                                   value);
+        o->format = value;
+        return 0;
     default:
         return cli_select_option(&o->select, id, value);
     }
@@ -66,6 +81,9 @@ static int write_document(const cli_runs *runs, const sp_stats_options *so, cons
 }
 
 static int run(const cli_list *files, stats_options *o) {
+    if (o->format && !o->group_by.count)
+        return cli_usage_error("stats", "--format is for --group-by; the region statistics "
+                                        "document is JSON (-o PATH, or -o - for stdout)");
     if (o->labels.count && o->labels.count != files->count)
         return cli_usage_error("stats", "--labels gives %zu label(s) for %zu file(s)",
                                o->labels.count, files->count);
@@ -73,7 +91,13 @@ static int run(const cli_list *files, stats_options *o) {
     int rc = cli_read_runs(files, &runs);
     for (size_t i = 0; !rc && i < runs.count; i++)
         rc = cli_select_check(&o->select, runs.items[i], files->items[i]);
-    if (!rc) {
+    if (!rc && o->group_by.count) {
+        sp_filter filter = cli_select_filter(&o->select);
+        stats_group_format f = !o->format || !strcmp(o->format, "text") ? STATS_GROUP_TEXT
+                               : !strcmp(o->format, "json")             ? STATS_GROUP_JSON
+                                                                        : STATS_GROUP_CSV;
+        rc = cli_stats_group(&runs, files, &o->group_by, &filter, f, o->output);
+    } else if (!rc) {
         sp_stats_options so = {0};
         so.labels = o->labels.count ? cli_list_items(&o->labels) : NULL;
         so.filter = cli_select_filter(&o->select);
@@ -96,6 +120,7 @@ int cli_stats(int argc, char **argv) {
     cli_list_free(&args);
     cli_list_free(&files);
     cli_list_free(&o.labels);
+    cli_list_free(&o.group_by);
     cli_select_free(&o.select);
     return rc == CLI_PARSED_HELP ? CLI_EXIT_OK : rc;
 }

@@ -142,9 +142,12 @@ static sp_status region_curve(sp_scaling *s, const char *name, const sp_results 
         if (sp_results_find(runs[i], name) < 0) return SP_OK;
     sp_scaling_region *reg = &s->regions[s->num_regions];
     reg->points = calloc(s->num_x, sizeof *reg->points);
-    if (!reg->points || !(reg->name = strdup(name))) {
+    reg->run_times = malloc(n * sizeof *reg->run_times);
+    if (!reg->points || !reg->run_times || !(reg->name = strdup(name))) {
         free(reg->points);
+        free(reg->run_times);
         reg->points = NULL;
+        reg->run_times = NULL;
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
     s->num_regions++;
@@ -154,6 +157,7 @@ static sp_status region_curve(sp_scaling *s, const char *name, const sp_results 
             sp_results_region_at(runs[i], (size_t)sp_results_find(runs[i], name));
         sp_status st = run_time(mr, o, &t, err);
         if (st != SP_OK) return st;
+        reg->run_times[i] = t > 0.0 ? t : NAN;
         if (!(t > 0.0)) continue;
         sp_scaling_point *p = &reg->points[x_index(s, run_x[i])];
         p->has_time = 1;
@@ -166,11 +170,11 @@ static sp_status region_curve(sp_scaling *s, const char *name, const sp_results 
 
 static sp_status compute(sp_scaling *s, const sp_results *const *runs, size_t n,
                          const sp_scaling_options *o, sp_error *err) {
-    double *run_x = malloc(n * sizeof *run_x);
+    double *run_x = s->run_x = malloc(n * sizeof *run_x);
+    s->num_runs = n;
     s->xs = malloc(n * sizeof *s->xs);
     s->runs_at_x = calloc(n, sizeof *s->runs_at_x);
     if (!run_x || !s->xs || !s->runs_at_x) {
-        free(run_x);
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
     sp_status st = axis(s, runs, n, run_x, err);
@@ -183,7 +187,6 @@ static sp_status compute(sp_scaling *s, const sp_results *const *runs, size_t n,
     for (size_t i = 0; st == SP_OK && i < count; i++)
         st = region_curve(s, sp_mpi_region_name(list[i]), runs, n, run_x, o, err);
     sp_region_list_free(list);
-    free(run_x);
     return st;
 }
 
@@ -219,7 +222,9 @@ void sp_scaling_free(sp_scaling *s) {
     for (size_t i = 0; s->regions && i < s->num_regions; i++) {
         free(s->regions[i].name);
         free(s->regions[i].points);
+        free(s->regions[i].run_times);
     }
+    free(s->run_x);
     free(s->regions);
     free(s->xs);
     free(s->runs_at_x);

@@ -45,7 +45,7 @@ static sp_status compile_rows(sp_call_rule *rule, const sp_results *r, const sp_
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (size_t g = 0; g < r->m.num_regions; g++) {
-        int keep = sp_filter_keeps(f, r->m.region_names[g]);
+        int keep = sp_filter_keeps_region(f, r, (uint32_t)g);
         if (keep < 0) {
             sp_status st = sp_filter_failure(f, err);
             free(keep_region);

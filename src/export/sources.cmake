@@ -5,3 +5,5 @@ set(SP_SOURCES_export
   chrome_trace.c perfetto.c speedscope.c folded.c hist_calls.c
   estimate.c export.c
   json_value.c path_map.c hatchet.c pstats.c otf2.c plot_data.c)
+# Extra-P JSON Lines (export extrap, issue 26)
+list(APPEND SP_SOURCES_export extrap.c)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "record/aggregate.h"
+#include "record/region_tags.h"
 #include "record/collect_parts.h"
 #include "record/clock.h"
 #include "record/registry.h"
@@ -173,7 +174,7 @@ static sp_status fill_regions(sp_model *m, sp_agg_thread **threads, uint32_t n, 
         row->region = (uint32_t)id;
         row->source_file = sp_strdup(file);
         row->source_text = sp_strdup("");
-        row->tags = sp_strdup("[]");
+        row->tags = sp_region_tags_json(h);
         row->event_metadata = sp_strdup("[]");
         row->source_line = line > 0 ? line : -1;
         if (!m->region_names[id] || !row->source_file || !row->source_text || !row->tags ||

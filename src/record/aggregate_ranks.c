@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/blob.h"
+#include "record/region_tags.h"
+#include "record/registry.h"
 
 #define PACK_MAGIC 0x47415053u /* "SPAG" */
 
@@ -91,6 +93,10 @@ static int append_rows(sp_model *m, sp_blob_reader *b, uint32_t rank, const uint
         if (b->failed || local >= map_length || !r->source_text || !r->tags || !r->event_metadata)
             return 0;
         r->region = map[local];
+        /* the other rank's tags are this one's: the same program tagged the same names */
+        free(r->tags);
+        r->tags = sp_region_tags_json(sp_registry_find(m->region_names[r->region]));
+        if (!r->tags) return 0;
         r->rank = rank;
         r->has_stats = 1;
     }

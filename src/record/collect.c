@@ -1,4 +1,5 @@
 #include "record/collect.h"
+#include "record/region_tags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ sp_model_row *sp_collect_add_row(sp_model *m, sp_region_t region, uint32_t rank,
     sp_registry_location(region, &file, &line);
     row->source_file = sp_strdup(file);
     row->source_text = sp_strdup("");
-    row->tags = sp_strdup("[]");
+    row->tags = sp_region_tags_json(region);
     row->event_metadata = sp_strdup("[]");
     m->num_regions++;
     m->num_rows++;

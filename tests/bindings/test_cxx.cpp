@@ -112,6 +112,12 @@ static void test_session_and_regions() {
         sp::Session second; // one session at a time
         CHECK(second.status() == SP_ERR_ALREADY_ACTIVE);
         CHECK(app::Solver{}.solve(3) == 6);
+        CHECK(sp::set_metadata("problem_size", 64) == SP_OK);
+        CHECK(sp::set_metadata("cells", 1000000000000LL) == SP_OK);
+        CHECK(sp::set_metadata("dt", 0.25) == SP_OK);
+        CHECK(sp::set_metadata("mesh", std::string("ring")) == SP_OK);
+        CHECK(sp::set_metadata("mpi_size", 2) == SP_ERR_INVALID_ARGUMENT);
+        CHECK(sp::add_tag(sp::handle("iteration"), "loop") == SP_OK);
         int thrown = 0;
         for (int n = 0; n < 3; n++) {
             try {
@@ -145,6 +151,15 @@ static void test_session_and_regions() {
     CHECK(bool(r));
     if (!r) return;
     CHECK(r.metadata_string("source_language") == std::string("c++"));
+    CHECK(r.metadata_string("mesh") == std::string("ring"));
+    {
+        sp_metadata_item item;
+        CHECK(sp_results_metadata_find(r.get(), "problem_size", &item) && item.type == SP_VALUE_INT &&
+              item.int_value == 64);
+        CHECK(sp_results_metadata_find(r.get(), "cells", &item) && item.int_value == 1000000000000LL);
+        CHECK(sp_results_metadata_find(r.get(), "dt", &item) && item.type == SP_VALUE_FLOAT &&
+              item.float_value == 0.25);
+    }
     CHECK(calls(r, "app::Solver::solve") == 1);
     CHECK(calls(r, "iteration") == 3);
     CHECK(calls(r, "app::Grid<int>::sum") == 3);

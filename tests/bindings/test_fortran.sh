@@ -18,4 +18,8 @@ grep -q '^by name,1,7,' "$work/csv" || { echo "by-name calls"; cat "$work/csv"; 
 grep -q '^outer,1,1,' "$work/csv" || { echo "outer calls"; cat "$work/csv"; exit 1; }
 grep -q '^scope_profiler.session,1,1,' "$work/csv" || { echo "session root"; exit 1; }
 [ "$(grep -c . "$work/csv")" -eq 5 ] || { echo "regions"; cat "$work/csv"; exit 1; }
+for want in "problem_size *: 64" "cells *: 1000000000000" "dt *: 0.25" "mesh *: ring\$"; do
+    grep -q "$want" "$work/inspect" || { echo "metadata $want"; cat "$work/inspect"; exit 1; }
+done
+"$cli" stats "$work/f.h5" --tag solver -o - | grep -q '"handle"' || { echo "tag"; exit 1; }
 echo "test_fortran.sh: passed"

@@ -19,7 +19,27 @@ with tempfile.TemporaryDirectory() as work:
     assert core.sp_set_metadata_string(b"run_kind", b"mixed") == 0  # replaces
     assert core.sp_set_metadata_string(b"dropped", b"x") == 0
     assert core.sp_set_metadata_string(b"dropped", None) == 0  # removes
-    assert core.sp_set_metadata_string(b"mpi_size", b"99") == 0  # the library's key wins
+    assert core.sp_set_metadata_string(b"mpi_size", b"99") == 1  # a built-in key: refused
+    # the module's set_metadata (typed) and add_tag
+    ProfileManager.set_metadata("problem_size", 256)
+    ProfileManager.set_metadata("dt", 0.125)
+    ProfileManager.set_metadata("mesh", "ring")
+    for bad, error in (((True,), TypeError), (([1],), TypeError), ((2**70,), OverflowError),
+                       ((float("nan"),), ValueError)):
+        try:
+            ProfileManager.set_metadata("k", *bad)
+        except error:
+            pass
+        else:
+            raise AssertionError(f"set_metadata('k', {bad[0]!r}) did not raise {error.__name__}")
+    for key in ("mpi_size", "a b", ""):
+        try:
+            ProfileManager.set_metadata(key, 1)
+        except ValueError as e:
+            assert "built-in field" in str(e), e
+        else:
+            raise AssertionError(f"set_metadata({key!r}) did not raise ValueError")
+    ProfileManager.add_tag("py_step", "outer")
     assert core.sp_set_metadata_string(b"", b"x") != 0 and core.sp_set_metadata_string(None, b"x") != 0
     ProfileManager.setup(file_path=path, label="mixed")
     for step in range(7):
@@ -41,6 +61,10 @@ with tempfile.TemporaryDirectory() as work:
     assert r.metadata["source_language"] == "python"
     assert r.metadata["run_kind"] == "mixed" and "dropped" not in r.metadata
     assert r.metadata["mpi_size"] == 1
+    assert r.metadata["problem_size"] == 256 and r.metadata["dt"] == 0.125
+    assert r.metadata["mesh"] == "ring" and "k" not in r.metadata
+    tags = {row["name"]: row["tags"] for row in r.summary()}
+    assert tags["py_step"] in (["outer"], '["outer"]'), tags
 # h5py (Debian's) and the module share one HDF5 library in the process
 import h5py  # noqa: E402
 

@@ -116,6 +116,8 @@ class ProfileManager:
     region = _core.region
     finalize = _core.finalize
     is_active = _core.is_active
+    set_metadata = _core.set_metadata
+    add_tag = _core.add_tag
     profile = staticmethod(_profile)
     session = staticmethod(_session)
 

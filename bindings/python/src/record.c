@@ -455,6 +455,70 @@ static PyObject *py_finalize(PyObject *module, PyObject *args, PyObject *kwargs)
     return wrapped;
 }
 
+/* set_metadata(key, value): str, int or float into /metadata (docs/metadata.md). */
+static PyObject *py_set_metadata(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "set_metadata(key, value) takes exactly two arguments");
+        return NULL;
+    }
+    const char *key = PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
+    if (!key) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "set_metadata(): key must be str");
+        return NULL;
+    }
+    PyObject *v = args[1];
+    sp_status st;
+    if (PyBool_Check(v) || !(PyUnicode_Check(v) || PyLong_Check(v) || PyFloat_Check(v))) {
+        PyErr_Format(PyExc_TypeError,
+                     "set_metadata(): the value of \"%s\" must be str, int or float, not %s", key,
+                     Py_TYPE(v)->tp_name);
+        return NULL;
+    }
+    if (PyUnicode_Check(v)) {
+        const char *text = PyUnicode_AsUTF8(v);
+        if (!text) return NULL;
+        st = sp_set_metadata_string(key, text);
+    } else if (PyLong_Check(v)) {
+        int overflow = 0;
+        long long i = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_OverflowError,
+                         "set_metadata(): the value of \"%s\" does not fit in int64", key);
+            return NULL;
+        }
+        if (i == -1 && PyErr_Occurred()) return NULL;
+        st = sp_set_metadata_int(key, (int64_t)i);
+    } else {
+        st = sp_set_metadata_double(key, PyFloat_AsDouble(v));
+    }
+    if (st == SP_ERR_INVALID_ARGUMENT) {
+        PyErr_Format(PyExc_ValueError,
+                     "set_metadata(): cannot store \"%s\": a key is 1 to 64 letters, digits, "
+                     "'_', '.' or '-' starting with a letter or '_', not a built-in field "
+                     "(mpi_size, label, ...), and a float must be finite",
+                     key);
+        return NULL;
+    }
+    if (st) return sppy_raise_status(st, sp_status_string(st));
+    Py_RETURN_NONE;
+}
+
+/* add_tag(region_name, tag): the region's tags list (sp_region_add_tag). */
+static PyObject *py_add_tag(PyObject *module, PyObject *args) {
+    (void)module;
+    const char *name, *tag;
+    if (!PyArg_ParseTuple(args, "ss:add_tag", &name, &tag)) return NULL;
+    if (!*tag) {
+        PyErr_SetString(PyExc_ValueError, "add_tag(): the tag is empty");
+        return NULL;
+    }
+    sp_region_t region = sp_region_at(name, NULL, 0);
+    sp_status st = region ? sp_region_add_tag(region, tag) : SP_ERR_OUT_OF_MEMORY;
+    if (st) return sppy_raise_status(st, sp_status_string(st));
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_is_active(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
@@ -473,4 +537,7 @@ PyMethodDef sppy_record_methods[] = {
     {"finalize", (PyCFunction)(void (*)(void))py_finalize, METH_VARARGS | METH_KEYWORDS,
      "finalize(verbose=True, return_results=False): writes the profile."},
     {"is_active", py_is_active, METH_NOARGS, "is_active(): True while a session records."},
+    {"set_metadata", (PyCFunction)(void (*)(void))py_set_metadata, METH_FASTCALL,
+     "set_metadata(key, value): stores a str, int or float in the run's /metadata."},
+    {"add_tag", py_add_tag, METH_VARARGS, "add_tag(region_name, tag): tags a region."},
     {NULL, NULL, 0, NULL}};
