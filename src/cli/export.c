@@ -391,6 +391,10 @@ static int run(const char *format_name, const char *path, export_options *o) {
         if (st != SP_OK) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
+        } else if (strcmp(o->output, "-") != 0) { /* on stdout the data is the output */
+            char what[64];
+            snprintf(what, sizeof what, "%s export", sp_export_format_name(format));
+            cli_print_written(what, o->output);
         }
     }
     sp_results_free(r);

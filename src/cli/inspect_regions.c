@@ -8,6 +8,7 @@
 #include "cli/cli_error.h"
 #include "cli/cli_text.h"
 #include "cli/inspect.h"
+#include "present/table.h"
 
 static sp_print_options print_options(const inspect_options *o) {
     sp_print_options p = {0};
@@ -20,28 +21,13 @@ static sp_print_options print_options(const inspect_options *o) {
     p.suppress_notes = o->suppress_notes;
     p.top = o->top;
     p.max_width = o->fit_to;
+    p.readable_units = !o->seconds;
     return p;
-}
-
-/* Without --columns, parallel files show who is slow (docs/parallel.md):
- * several ranks: imbalance and slowest rank; one rank, several threads:
- * thread imbalance and slowest thread. NULL for the usual defaults. */
-static const char *const *parallel_columns(const sp_results *r, size_t *n) {
-    static const char *cols[5];
-    int ranks = sp_results_num_ranks(r) > 1;
-    if (!ranks && sp_results_num_threads(r) <= 1) return NULL;
-    *n = 0;
-    cols[(*n)++] = "region";
-    if (sp_results_find(r, "scope_profiler.session") >= 0) cols[(*n)++] = "percent";
-    cols[(*n)++] = "total";
-    cols[(*n)++] = ranks ? "imbalance" : "thread_imbalance";
-    cols[(*n)++] = ranks ? "slowest" : "slowest_thread";
-    return cols;
 }
 
 int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o) {
     sp_print_options p = print_options(o);
-    if (!p.columns) p.columns = parallel_columns(r, &p.num_columns);
+    if (!p.columns) p.columns = sp_table_parallel_columns(r, &p.num_columns);
     p.title = "Regions";
     p.title_counts_rows = 1; /* "Regions (N)", as the Python inspect titles it */
     sp_error err = {0};

@@ -12,4 +12,5 @@ set(SP_SOURCES_cli
   export.c
   plot.c report.c help_plot.c
   recover.c
-  calibrate.c run.c)
+  calibrate.c run.c
+  cli_wrap.c)

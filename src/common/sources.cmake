@@ -1,2 +1,2 @@
 set(SP_SOURCES_common blob.c error.c status.c text_buffer.c utf8.c py_float.c shortest_double.c py_repr.c json_escape.c markup_escape.c
-    terminal_text.c)
+    terminal_text.c duration_text.c)

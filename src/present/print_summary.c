@@ -95,7 +95,8 @@ sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                            sp_run_file_path(results),
                            options->max_width,
                            left_out,
-                           !sp_results_has_events(results)};
+                           !sp_results_has_events(results),
+                           options->readable_units};
     st = sp_table_print(out, &shown, &fmt, err);
 done:
     if (rows.rows) sp_table_rows_free(&rows);

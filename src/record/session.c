@@ -68,6 +68,13 @@ static sp_status resolve_output(sp_config *cfg) {
     cfg->file_path = path;
     cfg->launcher_rank = per_process ? l.rank : -1;
     if (per_process && !cfg->disable) warn_per_process(&l, path);
+    char failed[512];
+    int e = cfg->disable ? 0 : sp_output_path_make_parents(path, failed, sizeof failed);
+    if (e)
+        fprintf(stderr,
+                "scope-profiler: cannot create the directory %s for the profile %s (%s): create "
+                "it or set SCOPE_PROFILER_OUTPUT to a writable place\n",
+                failed, path, strerror(e));
     return SP_OK;
 }
 

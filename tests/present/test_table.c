@@ -63,7 +63,7 @@ static sp_table_column cols(const char *const *names, size_t n, sp_table_column 
 
 static void test_default_columns_match_fixtures(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 0, 1, "ignored title", "py_tutorial2.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 1, "ignored title", "py_tutorial2.h5", 0, 0, 0, 0};
     sp_table_rows r = make_rows(tutorial_rows, N(tutorial_rows));
     char *text = format(&r, &fmt);
     check_against(text, SP_FIXTURES_DIR, "py_tutorial2.table.txt");
@@ -86,7 +86,7 @@ static void test_statistics_columns(void **state) {
     const char *names[] = {"region", "ranks", "calls", "total", "avg", "min", "p95", "imbalance"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(tutorial_rows, N(tutorial_rows), &fmt, "tutorial_stats.txt");
 }
 
@@ -95,7 +95,7 @@ static void test_parent_percent_column(void **state) {
     const char *names[] = {"region", "calls", "total", "parent_percent", "avg", "imbalance"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(multirank_rows, N(multirank_rows), &fmt, "multirank_parent.txt");
 }
 
@@ -104,7 +104,7 @@ static void test_every_column(void **state) {
     sp_table_column c[SP_COL_IMBALANCE + 1]; /* Python's columns */
     for (int i = 0; i <= SP_COL_IMBALANCE; i++)
         c[i] = (sp_table_column)i;
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(multirank_rows, N(multirank_rows), &fmt, "multirank_all.txt");
     expect(cschema2_rows, N(cschema2_rows), &fmt, "cschema2_all.txt");
 }
@@ -210,9 +210,9 @@ static const sp_table_row session_rows[] = {
 
 static void test_session_percentages_and_notes(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - s.h5 (2 ranks)", "dir with space/it's.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - s.h5 (2 ranks)", "dir with space/it's.h5", 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &fmt, "session_coverage.txt");
-    sp_table_format excl = {NULL, 0, 1, 0, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0};
+    sp_table_format excl = {NULL, 0, 1, 0, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &excl, "session_exclusive.txt");
 }
 
@@ -221,27 +221,27 @@ static void test_notes_with_hints(void **state) {
     char cwd[PATH_MAX], path[PATH_MAX + 32];
     assert_non_null(getcwd(cwd, sizeof cwd));
     snprintf(path, sizeof path, "%s/./sub/../py_tutorial2.h5", cwd); /* relpath: py_tutorial2.h5 */
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", path, 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", path, 0, 0, 0, 0};
     expect(tutorial_rows, N(tutorial_rows), &fmt, "tutorial_notes.txt");
-    sp_table_format fmt2 = {NULL, 0, 0, 0, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0};
+    sp_table_format fmt2 = {NULL, 0, 0, 0, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0, 0};
     expect(cschema2_rows, N(cschema2_rows), &fmt2, "cschema2_notes.txt");
 }
 
 static void test_ascii(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 1, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 1, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0, 0};
     expect(cschema2_rows, N(cschema2_rows), &fmt, "cschema2_ascii.txt");
     const char *names[] = {"name", "calls", "percent", "total"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format excl = {c, N(c), 1, 1, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0};
+    sp_table_format excl = {c, N(c), 1, 1, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &excl, "session_ascii.txt");
 }
 
 static void test_no_rows(void **state) {
     (void)state;
     sp_table_rows r = {0, NULL, 0, 0.0};
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - x.h5 (1 rank)", "x.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - x.h5 (1 rank)", "x.h5", 0, 0, 0, 0};
     char *text = format(&r, &fmt);
     assert_string_equal(text, "run - x.h5 (1 rank)\n  (no regions recorded)\n");
     free(text);
@@ -320,7 +320,7 @@ static void test_inline_count_only_without_calls_column(void **state) {
         {.name = "b", .calls = 1, .has_timing = 1, .total = 0.5, .num_ranks = 1},
     };
     sp_table_rows r = make_rows(rows, 2);
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     sp_table_cell(&b, &rows[0], SP_COL_REGION, &ctx);
     sp_textbuf_putc(&b, '|');
@@ -343,7 +343,7 @@ static void test_unknown_values_print_dashes(void **state) {
                               .min = NAN,
                               .p50 = NAN};
     sp_table_rows r = make_rows(&row, 1);
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_cell(&b, &row, (sp_table_column)c, &ctx);
@@ -388,7 +388,7 @@ static void test_own_row_cells(void **state) {
     sp_table_rows r = make_rows(&row, 1);
     r.has_session_total = 1;
     r.session_total = 4.0;
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_own_cell(&b, &row, (sp_table_column)c, &ctx);
@@ -402,7 +402,7 @@ static void test_own_row_cells(void **state) {
 /* sp_table_print writes the same text to a stream. */
 static void print_cb(FILE *f, void *arg) {
     sp_table_rows r = make_rows(tutorial_rows, N(tutorial_rows));
-    sp_table_format fmt = {NULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     sp_error err = {SP_OK, ""};
     *(sp_status *)arg = sp_table_print(f, &r, &fmt, &err);
 }
