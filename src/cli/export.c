@@ -65,9 +65,10 @@ const char cli_help_export[] =
     "\n"
     "Examples:\n"
     "  scope-profiler export perfetto run.h5 -o run.pftrace\n"
-    "  scope-profiler export chrome-trace run.h5 -o run.json.gz --ranks 0-3 --window 10:12\n"
-    "  scope-profiler export speedscope run.h5 -o run.speedscope.json --max-events 100000\n"
-    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl > flame.svg\n";
+    "  scope-profiler export chrome-trace run.h5 -o run.json.gz --ranks 0-3 \\\n"
+    "      --window 10:12\n"
+    "  scope-profiler export speedscope run.h5 -o run.ss.json --max-events 100000\n"
+    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl >fl.svg\n";
 
 enum {
     OPT_OUTPUT = 1,

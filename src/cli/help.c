@@ -18,7 +18,7 @@ const char cli_help_main[] =
     "  check      fail (exit 1) when a candidate run exceeds a regression budget\n"
     "  scaling    speedup and parallel efficiency over runs at different sizes\n"
     "  calibrate  the regression gate's false-alarm rate and power on this machine\n"
-    "  export     timelines and flame graphs: perfetto, chrome-trace, speedscope, folded\n"
+    "  export     timelines, flame graphs: perfetto, chrome-trace, speedscope, folded\n"
     "  plot       SVG charts: gantt, flame-chart, flame-graph, durations, ...\n"
     "  report     one self-contained HTML report of one or more runs\n"
     "  run        profile an unannotated program: run [OPTIONS] -- PROGRAM [ARGS]\n"

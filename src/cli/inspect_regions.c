@@ -7,6 +7,7 @@
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/cli_text.h"
+#include "cli/cli_wrap.h"
 #include "cli/inspect.h"
 #include "present/table.h"
 
@@ -86,7 +87,7 @@ static const char *why_no_source(const sp_results *r, const char *file) {
     return "its file could not be read at finalize: the run named it on stderr";
 }
 
-static void print_one_source(FILE *out, const sp_results *r, const char *name) {
+static void print_one_source(FILE *out, const sp_results *r, const char *name, size_t width) {
     if (sp_results_find(r, name) < 0) {
         fputs("  ", out);
         cli_put_str_repr(out, name);
@@ -98,7 +99,10 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     const char *file, *text;
     int64_t line;
     if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
-        fprintf(out, "  %s: source not captured (%s)\n", cli_shown(name), why_no_source(r, file));
+        char note[1024];
+        snprintf(note, sizeof note, "  %s: source not captured (%s)", cli_shown(name),
+                 why_no_source(r, file));
+        cli_print_wrapped(out, note, width, 2);
         return;
     }
     fprintf(out, "  %s  (%s:", cli_shown(name), *file ? cli_shown(file) : "None");
@@ -112,6 +116,6 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
 void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o) {
     cli_print_title(out, o->colour, "Source (%zu)", o->source.count);
     for (size_t i = 0; i < o->source.count; i++)
-        print_one_source(out, r, o->source.items[i]);
+        print_one_source(out, r, o->source.items[i], o->fit_to);
     fputc('\n', out);
 }
