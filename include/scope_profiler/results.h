@@ -450,9 +450,6 @@ typedef struct sp_print_options {
                                     (sort NULL then means "total") */
     size_t max_width;            /* nonzero: cut long region cells with "…" (ASCII "~") so
                                     that the table fits in this many columns; 0 = never */
-    int readable_units;          /* nonzero: each duration with its unit ("3.06 ms", "22.0 ns",
-                                    headers without "[s]"), calls exact below 10 M ("12.3M"
-                                    above); 0 = seconds as the Python package prints them */
 } sp_print_options;
 
 /**

@@ -22,7 +22,6 @@ static sp_print_options print_options(const inspect_options *o) {
     p.suppress_notes = o->suppress_notes;
     p.top = o->top;
     p.max_width = o->fit_to;
-    p.readable_units = !o->seconds;
     return p;
 }
 
@@ -32,7 +31,7 @@ int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options 
     p.title = "Regions";
     p.title_counts_rows = 1; /* "Regions (N)", as the Python inspect titles it */
     sp_error err = {0};
-    if (sp_print_summary(r, out, &p, &err) == SP_OK) return 0;
+    if (sp_print_summary_units(r, out, &p, 0, !o->seconds, &err) == SP_OK) return 0;
     cli_error_sp(&err);
     return CLI_EXIT_USAGE;
 }

@@ -148,6 +148,13 @@ sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                                    const sp_print_options *options, size_t max_rows,
                                    sp_error *err);
 
+/* sp_print_summary_bounded with readable durations (docs/cli.md "Units":
+ * "3.06 ms", headers without "[s]", exact counts) when readable is nonzero;
+ * the public sp_print_options keep the Python package's seconds. */
+sp_status sp_print_summary_units(const sp_results *results, FILE *out,
+                                 const sp_print_options *options, size_t max_rows, int readable,
+                                 sp_error *err);
+
 /* Formats and writes to out; SP_ERR_IO when the stream reports an error. */
 sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,
                          sp_error *err);

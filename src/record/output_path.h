@@ -25,7 +25,7 @@ void sp_launcher_detect(sp_launcher *out);
 char *sp_output_path_resolve(const char *pattern, const sp_launcher *l, int per_process);
 
 /* Creates the missing directories above path (as `mkdir -p`, for
- * SCOPE_PROFILER_OUTPUT=runs/ or runs/%j/x.h5). Returns 0, or the errno of
+ * SCOPE_PROFILER_OUTPUT=runs/ naming a directory). Returns 0, or the errno of
  * the first directory that could not be made, with its name in failed. */
 int sp_output_path_make_parents(const char *path, char *failed, size_t failed_size);
 

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "common/duration_text.h"
 #include "present/table.h"
 #include "present_test_util.h"
 #include "table_cases.h"
@@ -236,6 +237,44 @@ static void test_ascii(void **state) {
     cols(names, N(names), c);
     sp_table_format excl = {c, N(c), 1, 1, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &excl, "session_ascii.txt");
+}
+
+/* docs/cli.md "Units": one rule for every readable duration. */
+static void test_duration_units(void **state) {
+    (void)state;
+    static const struct {
+        double s;
+        const char *utf8, *ascii;
+    } cases[] = {
+        {0.0, "0 s", "0 s"},          {22e-9, "22.0 ns", "22.0 ns"},
+        {300e-6, "300 \xc2\xb5s", "300 us"}, {0.00306, "3.06 ms", "3.06 ms"},
+        {20.1, "20.1 s", "20.1 s"},     {4127.4, "4127 s", "4127 s"},
+        {0.0009997, "1.00 ms", "1.00 ms"}, {9.996e-3, "10.0 ms", "10.0 ms"},
+        {NAN, "-", "-"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        char text[32];
+        sp_format_duration(cases[i].s, 0, text, sizeof text);
+        assert_string_equal(text, cases[i].utf8);
+        sp_format_duration(cases[i].s, 1, text, sizeof text);
+        assert_string_equal(text, cases[i].ascii);
+    }
+}
+
+/* Readable counts: exact below 10 M (1,998,000 is not "2M"). */
+static void test_exact_counts(void **state) {
+    (void)state;
+    static const struct {
+        uint64_t v;
+        const char *text;
+    } cases[] = {{0, "0"}, {1998000, "1998000"}, {9999999, "9999999"},
+                 {12345678, "12.3M"}, {1230000000, "1.23B"}};
+    for (size_t i = 0; i < N(cases); i++) {
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_format_count_exact(&b, cases[i].v);
+        assert_string_equal(sp_textbuf_str(&b), cases[i].text);
+        sp_textbuf_free(&b);
+    }
 }
 
 static void test_no_rows(void **state) {
@@ -463,6 +502,8 @@ int main(void) {
         cmocka_unit_test(test_notes_with_hints),
         cmocka_unit_test(test_ascii),
         cmocka_unit_test(test_no_rows),
+        cmocka_unit_test(test_duration_units),
+        cmocka_unit_test(test_exact_counts),
         cmocka_unit_test(test_count_format),
         cmocka_unit_test(test_pct_and_prefix),
         cmocka_unit_test(test_inline_count_only_without_calls_column),
