@@ -47,7 +47,7 @@ static void measure(const char *what, const char *pa, const char *pb, long calls
         exit(1);
     }
     sp_textbuf text = SP_TEXTBUF_INIT;
-    sp_compare_text(&text, c, "Regions", o->significance);
+    sp_compare_text(&text, c, "Regions", o->significance, 0);
     size_t violations = 0;
     for (size_t i = 0; check && i < c->count; i++)
         violations += (size_t)sp_compare_row_violates(&c->rows[i], check);

@@ -49,7 +49,8 @@ const char cli_help_calibrate[] =
     "Exit status: 0, or 2 for bad input or a run of PROGRAM that failed.\n"
     "\n"
     "Example (the figures of docs/compare.md):\n"
-    "  nice -n 19 scope-profiler calibrate --metric p50 -- build/tests/compare/calibrate_target\n";
+    "  nice -n 19 scope-profiler calibrate --metric p50 -- \\\n"
+    "      build/tests/compare/calibrate_target\n";
 
 enum { OPT_PAIRS = 1, OPT_POWER_PAIRS, OPT_RUNS, OPT_INJECT, OPT_REGION, OPT_DIR };
 

@@ -10,6 +10,7 @@
 #include "cli/cli_shown.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
+#include "cli/cli_wrap.h"
 
 enum { OPT_MAX_REGRESSION = 1, OPT_FAIL_ON_NEW, OPT_STRICT };
 
@@ -67,10 +68,14 @@ static void print_inconclusive(const sp_comparison *c, const sp_check_options *k
             !sp_compare_row_violates(&c->rows[i], k))
             n++;
     }
-    if (n)
-        printf("Inconclusive: %zu row%s passed without a decision (more runs per side, or "
-               "--strict to fail them)\n",
-               n, n == 1 ? "" : "s");
+    if (n) {
+        char note[160];
+        snprintf(note, sizeof note,
+                 "Inconclusive: %zu row%s passed without a decision (more runs per side, or "
+                 "--strict to fail them)",
+                 n, n == 1 ? "" : "s");
+        cli_print_wrapped(stdout, note, cli_stdout_width(), 2);
+    }
 }
 
 static int failed(const sp_comparison *c, const sp_check_options *k) {

@@ -28,8 +28,9 @@ size_t cli_terminal_width(FILE *stream) {
     if (isatty(fileno(stream)) && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
         return ws.ws_col;
     const char *columns = getenv("COLUMNS");
-    if (!columns || !*columns) return 0;
+    if (!columns || !*columns) return CLI_DEFAULT_WIDTH;
     char *end;
     long n = strtol(columns, &end, 10);
-    return *end == '\0' && n > 0 ? (size_t)n : 0;
+    if (*end != '\0' || n < 0) return CLI_DEFAULT_WIDTH;
+    return (size_t)n; /* COLUMNS=0: no limit */
 }

@@ -15,8 +15,11 @@ int cli_colour_wanted(FILE *stream);
 void cli_print_title(FILE *out, int bold, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The width to fit tables in: the terminal's when stream is one, else
- * $COLUMNS when set, else 0 (no limit: pipes and files get whole names). */
+/* Pipes and files without $COLUMNS get what a terminal would (issue 28). */
+#define CLI_DEFAULT_WIDTH 80
+
+/* The width to fit text in: the terminal's when stream is one, else $COLUMNS
+ * when set (0: no limit), else CLI_DEFAULT_WIDTH. */
 size_t cli_terminal_width(FILE *stream);
 
 #endif

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_choice.h"
+#include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "present/run_info.h"
@@ -20,21 +22,27 @@ int cli_parse_number(const char *cmd, const char *option, const char *value, dou
 
 static int set_metric(cli_compare_args *a, const char *value) {
     if (sp_metric_parse(value, &a->options.metric)) return 0;
-    return cli_value_error(a->cmd,
-                           "unknown --metric \"%s\": choose total, avg, min, max, p50, p95, p99, "
-                           "imbalance, calls or exclusive",
-                           value);
+    const char *names[SP_METRIC_COUNT_];
+    for (int m = 0; m < SP_METRIC_COUNT_; m++)
+        names[m] = sp_metric_name((sp_metric)m);
+    return cli_choice_error(a->cmd, "--metric", value, names, SP_METRIC_COUNT_);
 }
 
 static int set_format(cli_compare_args *a, const char *value) {
-    if (strcmp(value, "json") == 0)
-        a->format = CLI_OUT_JSON;
-    else if (strcmp(value, "csv") == 0)
-        a->format = CLI_OUT_CSV;
-    else if (strcmp(value, "table") == 0 || strcmp(value, "text") == 0)
-        a->format = CLI_OUT_TEXT;
-    else
-        return cli_value_error(a->cmd, "unknown --format \"%s\": choose table, json or csv", value);
+    /* "text" is an alias of "table" (not listed) */
+    static const char *const names[] = {"table", "json", "csv"};
+    static const cli_out_format formats[] = {CLI_OUT_TEXT, CLI_OUT_JSON, CLI_OUT_CSV};
+    int i = strcmp(value, "text") == 0 ? 0 : cli_choice_index(value, names, 3);
+    if (i < 0) return cli_choice_error(a->cmd, "--format", value, names, 3);
+    a->format = formats[i];
+    return 0;
+}
+
+static int set_by(cli_compare_args *a, const char *value) {
+    static const char *const names[] = {"region", "path"};
+    int i = cli_choice_index(value, names, 2);
+    if (i < 0) return cli_choice_error(a->cmd, "--by", value, names, 2);
+    a->options.by = i == 0 ? SP_COMPARE_BY_REGION : SP_COMPARE_BY_PATH;
     return 0;
 }
 
@@ -43,13 +51,7 @@ int cli_compare_option(cli_compare_args *a, int id, const char *value) {
     case CLI_OPT_METRIC:
         return set_metric(a, value);
     case CLI_OPT_BY:
-        if (strcmp(value, "region") == 0)
-            a->options.by = SP_COMPARE_BY_REGION;
-        else if (strcmp(value, "path") == 0)
-            a->options.by = SP_COMPARE_BY_PATH;
-        else
-            return cli_value_error(a->cmd, "unknown --by \"%s\": choose region or path", value);
-        return 0;
+        return set_by(a, value);
     case CLI_OPT_FORMAT:
         return set_format(a, value);
     case CLI_OPT_SIGNIFICANT:
@@ -276,7 +278,7 @@ int cli_compare_machine_output(const cli_compare_args *a, const sp_comparison *c
 
 int cli_compare_print_table(const sp_comparison *c, const char *title, int significance) {
     sp_textbuf b = SP_TEXTBUF_INIT;
-    sp_compare_text(&b, c, title, significance);
+    sp_compare_text(&b, c, title, significance, cli_terminal_width(stdout));
     if (sp_textbuf_failed(&b)) {
         sp_textbuf_free(&b);
         return cli_out_of_memory();

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
+#include "cli/cli_wrap.h"
 #include "common/terminal_text.h"
 
 enum { OPT_SORT = 1, OPT_THRESHOLD };
@@ -24,17 +26,15 @@ static const cli_option OPTIONS[] = {
 static int on_option(void *ctx, int id, const char *value) {
     cli_compare_args *a = ctx;
     switch (id) {
-    case OPT_SORT:
-        if (strcmp(value, "delta") == 0)
-            a->options.sort = SP_COMPARE_SORT_DELTA;
-        else if (strcmp(value, "pct") == 0)
-            a->options.sort = SP_COMPARE_SORT_PCT;
-        else if (strcmp(value, "name") == 0)
-            a->options.sort = SP_COMPARE_SORT_NAME;
-        else
-            return cli_value_error("diff", "unknown --sort \"%s\": choose delta, pct or name",
-                                   value);
+    case OPT_SORT: {
+        static const char *const names[] = {"delta", "pct", "name"};
+        static const sp_compare_sort sorts[] = {SP_COMPARE_SORT_DELTA, SP_COMPARE_SORT_PCT,
+                                                SP_COMPARE_SORT_NAME};
+        int i = cli_choice_index(value, names, 3);
+        if (i < 0) return cli_choice_error("diff", "--sort", value, names, 3);
+        a->options.sort = sorts[i];
         return 0;
+    }
     case OPT_THRESHOLD:
         a->options.has_threshold = 1;
         return cli_parse_number("diff", "threshold", value, &a->options.threshold);
@@ -43,8 +43,10 @@ static int on_option(void *ctx, int id, const char *value) {
     }
 }
 
+/* Python's 78 columns, shorter only to fit the width. */
 static void print_rule(void) {
-    for (int i = 0; i < 78; i++)
+    size_t width = cli_stdout_width(), n = width && width < 78 ? width : 78;
+    for (size_t i = 0; i < n; i++)
         putchar('=');
     putchar('\n');
 }
@@ -62,13 +64,17 @@ static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side
     snprintf(title, sizeof title, "%s (%zu)",
              c->by == SP_COMPARE_BY_PATH ? "Call paths" : "Regions", c->count);
     int rc = cli_compare_print_table(c, title, a->options.significance);
-    if (!rc && a->options.significance)
-        printf("b/a: %s with its %g%% interval; verdict at level %g, no change within "
-               "\xc2\xb1%g%% (docs/compare.md)\n",
-               a->options.per_call ? "per-call test within the runs (--per-call), ratio of the "
-                                     "mean time per call (total: of the totals)"
-                                   : "ratio of the geometric means of the runs' values",
-               (1.0 - c->level) * 100.0, c->level, c->margin * 100.0);
+    if (!rc && a->options.significance) {
+        char note[512];
+        snprintf(note, sizeof note,
+                 "b/a: %s with its %g%% interval; verdict at level %g, no change within "
+                 "\xc2\xb1%g%% (docs/compare.md)",
+                 a->options.per_call ? "per-call test within the runs (--per-call), ratio of the "
+                                       "mean time per call (total: of the totals)"
+                                     : "ratio of the geometric means of the runs' values",
+                 (1.0 - c->level) * 100.0, c->level, c->margin * 100.0);
+        cli_print_wrapped(stdout, note, cli_stdout_width(), 5);
+    }
     return rc;
 }
 

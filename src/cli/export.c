@@ -85,12 +85,13 @@ const char cli_help_export[] =
     "\n"
     "Examples:\n"
     "  scope-profiler export perfetto run.h5 -o run.pftrace\n"
-    "  scope-profiler export chrome-trace run.h5 -o run.json.gz --ranks 0-3 --window 10:12\n"
-    "  scope-profiler export speedscope run.h5 -o run.speedscope.json --max-events 100000\n"
-    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl > flame.svg\n"
+    "  scope-profiler export chrome-trace run.h5 -o run.json.gz --ranks 0-3 \\\n"
+    "      --window 10:12\n"
+    "  scope-profiler export speedscope run.h5 -o run.ss.json --max-events 100000\n"
+    "  scope-profiler export folded run.h5 -o - --per-rank | flamegraph.pl >fl.svg\n"
     "  scope-profiler export hatchet run.h5 -o run.json\n"
     "  scope-profiler export pstats run.h5 -o run.prof && snakeviz run.prof\n"
-    "  scope-profiler export otf2 run.h5 -o run-otf2 && otf2-print run-otf2/traces.otf2\n"
+    "  scope-profiler export otf2 run.h5 -o run-otf2\n"
     "  scope-profiler export data run_1.h5 run_2.h5 -o data --data-format json\n";
 
 enum {
@@ -454,6 +455,10 @@ static int run(const char *format_name, const char *path, export_options *o) {
         if (st != SP_OK) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
+        } else if (strcmp(o->output, "-") != 0) { /* on stdout the data is the output */
+            char what[64];
+            snprintf(what, sizeof what, "%s export", sp_export_format_name(format));
+            cli_print_written(what, o->output);
         }
     }
     sp_results_free(r);

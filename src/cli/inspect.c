@@ -32,7 +32,10 @@ enum {
     OPT_SUPPRESS_NOTES,
     OPT_TOP,
     OPT_WIDTH,
-    OPT_BALANCE
+    OPT_BALANCE,
+    OPT_BALANCE_ONLY,
+    OPT_MPI_CALLS_ONLY,
+    OPT_SECONDS
 };
 
 static const cli_option OPTIONS[] = {
@@ -52,6 +55,9 @@ static const cli_option OPTIONS[] = {
     {"top", 0, CLI_VALUE, OPT_TOP},
     {"width", 0, CLI_VALUE, OPT_WIDTH},
     {"balance", 0, CLI_FLAG, OPT_BALANCE},
+    {"balance-only", 0, CLI_FLAG, OPT_BALANCE_ONLY},
+    {"mpi-calls-only", 0, CLI_FLAG, OPT_MPI_CALLS_ONLY},
+    {"seconds", 0, CLI_FLAG, OPT_SECONDS},
     CLI_SELECT_OPTIONS,
 };
 
@@ -166,6 +172,15 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_BALANCE:
         o->balance = 1;
         return 0;
+    case OPT_BALANCE_ONLY:
+        o->balance_only = 1;
+        return 0;
+    case OPT_MPI_CALLS_ONLY:
+        o->mpi_calls_only = 1;
+        return 0;
+    case OPT_SECONDS:
+        o->seconds = 1;
+        return 0;
     default:
         return on_value(o, id, value);
     }
@@ -174,8 +189,13 @@ static int on_option(void *ctx, int id, const char *value) {
 /* Combinations that would silently do nothing are usage errors. */
 static int check_combinations(const inspect_options *o) {
     const char *cmd = "inspect";
-    if (o->metadata_only && o->regions_only)
-        return cli_usage_error(cmd, "--metadata-only and --regions-only exclude each other");
+    if (o->metadata_only + o->regions_only + o->balance_only + o->mpi_calls_only > 1)
+        return cli_usage_error(cmd, "--metadata-only, --regions-only, --balance-only and "
+                                    "--mpi-calls-only exclude each other (each prints one section)");
+    if ((o->balance_only || o->mpi_calls_only) && o->format != INSPECT_TABLE)
+        return cli_usage_error(cmd, "--%s prints a table section: leave out --format, or use "
+                                    "--balance --format json",
+                               o->balance_only ? "balance-only" : "mpi-calls-only");
     if (o->balance && o->format != INSPECT_JSON)
         return cli_usage_error(cmd, "--balance needs --format json (the table report has a "
                                     "\"Load balance\" section for multi-rank files)");
@@ -202,13 +222,14 @@ static int report(const sp_results *r, const char *path, const inspect_options *
     if (o->balance) return inspect_print_balance_json(stdout, r, o);
     if (o->format != INSPECT_TABLE) return inspect_print_rows(stdout, r, o);
     inspect_print_header(stdout, r, path, o);
+    int only = o->metadata_only || o->regions_only || o->balance_only || o->mpi_calls_only;
     int rc = 0;
-    if (!o->regions_only) rc = inspect_print_metadata(stdout, r, o);
-    if (!rc && !o->metadata_only && !o->regions_only) inspect_print_threads(stdout, r, o);
-    if (!rc && !o->metadata_only) rc = inspect_print_regions(stdout, r, o);
-    if (!rc && !o->metadata_only) inspect_print_balance(stdout, r, o);
-    if (!rc && !o->metadata_only) inspect_print_waits(stdout, path, o);
-    if (!rc && !o->metadata_only) inspect_print_mpi_calls(stdout, r, o);
+    if (!only || o->metadata_only) rc = inspect_print_metadata(stdout, r, o);
+    if (!rc && !only) inspect_print_threads(stdout, r, o);
+    if (!rc && (!only || o->regions_only)) rc = inspect_print_regions(stdout, r, o);
+    if (!rc && (!only || o->balance_only)) inspect_print_balance(stdout, r, o);
+    if (!rc && (!only || o->balance_only)) inspect_print_waits(stdout, path, o);
+    if (!rc && (!only || o->mpi_calls_only)) inspect_print_mpi_calls(stdout, r, o);
     if (!rc && o->source.count) inspect_print_source(stdout, r, o);
     return rc;
 }

@@ -24,7 +24,10 @@ typedef struct inspect_options {
     inspect_format format;
     int format_given;
     int metadata_only;
-    int regions_only;
+    int regions_only;   /* the region table only (and the banner) */
+    int balance_only;   /* the "Load balance" section only */
+    int mpi_calls_only; /* the "MPI calls" section only */
+    int seconds;        /* --seconds: durations in seconds as the Python package prints them */
     int full;
     int quiet;
     int per_rank;
@@ -36,6 +39,10 @@ typedef struct inspect_options {
     int balance;   /* --balance: the balance JSON (docs/parallel.md) */
     int colour;    /* bold titles on stdout */
 } inspect_options;
+
+/* A duration as inspect prints it: with its unit (common/duration_text.h), or
+ * seconds with 6 decimals under --seconds; "-" when unknown. */
+void inspect_duration(char *buf, size_t size, double s, const inspect_options *o);
 
 /* The banner: rule, "{label} - {path}", the counts line, rule, empty line. */
 void inspect_print_header(FILE *out, const sp_results *r, const char *path,

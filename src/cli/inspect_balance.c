@@ -26,22 +26,28 @@ static int by_lost(const void *a, const void *b) {
     return (x < y) - (x > y);
 }
 
-static void print_line(FILE *out, const balance_line *l) {
+static void print_line(FILE *out, const balance_line *l, const inspect_options *o) {
     fprintf(out, "  %s\n    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u\n",
             cli_shown(sp_mpi_region_name(l->region)), 100.0 * l->ranks.imbalance,
             100.0 * l->ranks.load_balance, l->ranks.slowest_rank, l->ranks.fastest_rank);
     const sp_step_balance *s = &l->steps;
-    if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC)
-        fprintf(out, "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %.6f s to gain\n",
+    if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC) {
+        char gain[32];
+        inspect_duration(gain, sizeof gain, s->saved, o);
+        fprintf(out, "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %s%s to gain\n",
                 sp_imbalance_kind_name(s->kind), s->straggler,
                 (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
-                100.0 * s->straggler_share, s->saved);
+                100.0 * s->straggler_share, gain, o->seconds ? " s" : "");
+    }
     else if (s->kind == SP_IMBALANCE_BALANCED)
         fprintf(out, "    balanced step by step (%llu steps)\n", (unsigned long long)s->steps);
 }
 
 void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options *o) {
-    if (sp_results_num_ranks(r) < 2) return;
+    if (sp_results_num_ranks(r) < 2) {
+        if (o->balance_only) fprintf(out, "  (one rank: no load balance to show)\n\n");
+        return;
+    }
     size_t n = 0;
     const sp_mpi_region **regions = sp_results_get_regions(r, &o->filter, &n, NULL);
     if (!regions) return;
@@ -67,11 +73,13 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
                         o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
         for (size_t i = 0; i < count && i < limit; i++)
-            print_line(out, &lines[i]);
+            print_line(out, &lines[i], o);
         if (count > limit)
             fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
                     count - limit);
         fputc('\n', out);
+    } else if (o->balance_only) {
+        fprintf(out, "  (no region differs between the ranks)\n\n");
     }
     free(lines);
     sp_region_list_free(regions);
@@ -145,8 +153,10 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
                         o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         for (size_t i = 0; i < count; i++) {
             const mpi_call_line *l = &lines[i];
-            fprintf(out, "  %-14s %8llu calls  %12.6f s  ", sp_mpi_region_name(l->region),
-                    (unsigned long long)l->calls, l->total);
+            char time[32];
+            inspect_duration(time, sizeof time, l->total, o);
+            fprintf(out, "  %-14s %8llu calls  %12s%s  ", sp_mpi_region_name(l->region),
+                    (unsigned long long)l->calls, time, o->seconds ? " s" : "");
             print_bytes(out, l->bytes);
             if (l->bytes > 0 && l->calls) {
                 fputs(" (", out);
@@ -156,6 +166,8 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
             fputc('\n', out);
         }
         fputc('\n', out);
+    } else if (o->mpi_calls_only) {
+        fprintf(out, "  (no MPI calls recorded: the MPI wrappers record them, docs/parallel.md)\n\n");
     }
     free(lines);
     sp_region_list_free(regions);

@@ -49,6 +49,14 @@ static double file_mib(const char *path) {
     return stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0.0;
 }
 
+/* "0.0736135 s" under --seconds (the Python inspect's %.6g), else "73.6 ms". */
+static void seconds_text(char *out, size_t size, double s, const inspect_options *o) {
+    if (o->seconds)
+        snprintf(out, size, "%.6g s", s);
+    else
+        inspect_duration(out, size, s, o);
+}
+
 /* The counts line: the parts joined by ", " as the Python inspect prints them,
  * broken after a comma where the line would pass width (0 = never). */
 static void print_counts(FILE *out, char parts[][96], size_t n, size_t width) {
@@ -94,11 +102,16 @@ void inspect_print_header(FILE *out, const sp_results *r, const char *path,
     snprintf(parts[n++], sizeof parts[0], "%zu rank(s)", sp_results_num_ranks(r));
     snprintf(parts[n++], sizeof parts[0], "%zu region(s)", sp_results_num_regions(r));
     snprintf(parts[n++], sizeof parts[0], "%.2f MiB", file_mib(path));
-    if (any_region_has_calls(r))
-        snprintf(parts[n++], sizeof parts[0], "%.6g s wall clock", sp_results_time_span(r));
+    char d[32];
+    if (any_region_has_calls(r)) {
+        seconds_text(d, sizeof d, sp_results_time_span(r), o);
+        snprintf(parts[n++], sizeof parts[0], "%s wall clock", d);
+    }
     double total = sp_results_total_time(r);
-    if (!isnan(total))
-        snprintf(parts[n++], sizeof parts[0], "%.6g s total (setup to finalize)", total);
+    if (!isnan(total)) {
+        seconds_text(d, sizeof d, total, o);
+        snprintf(parts[n++], sizeof parts[0], "%s total (setup to finalize)", d);
+    }
     print_counts(out, parts, n, o->fit_to);
     fprintf(out, "\n%.*s\n\n", rule, RULE);
 }

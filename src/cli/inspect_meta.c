@@ -114,12 +114,12 @@ static char *value_text(const sp_metadata_item *it) {
     return safe;
 }
 
-/* Prints the value, clipped to CLIP_WIDTH code points unless full. */
-static int print_value(FILE *out, const sp_metadata_item *it, int full) {
+/* Prints the value, clipped to clip code points unless full. */
+static int print_value(FILE *out, const sp_metadata_item *it, int full, size_t clip) {
     char *text = value_text(it);
     if (!text) return 0;
-    if (!full && cli_utf8_length(text) > CLIP_WIDTH) {
-        size_t keep = cli_utf8_prefix_bytes(text, CLIP_WIDTH - ELLIPSIS_LENGTH);
+    if (!full && cli_utf8_length(text) > clip) {
+        size_t keep = cli_utf8_prefix_bytes(text, clip - ELLIPSIS_LENGTH);
         fprintf(out, "%.*s%s\n", (int)keep, text, ELLIPSIS);
     } else {
         fprintf(out, "%s\n", text);
@@ -171,7 +171,11 @@ static int print_lines(FILE *out, const meta_line *lines, size_t n, size_t width
             cli_print_title(out, o->colour, "  %s", GROUP_TITLES[l->group]);
         last_group = (int)l->group;
         print_key(out, l->item.key, width);
-        if (!print_value(out, &l->item, o->full)) return 0;
+        /* CLIP_WIDTH (the Python inspect's), less to fit the output width */
+        size_t clip = CLIP_WIDTH, used = 4 + width + 3;
+        if (o->fit_to && o->fit_to < used + CLIP_WIDTH)
+            clip = o->fit_to > used + 2 * ELLIPSIS_LENGTH ? o->fit_to - used : 2 * ELLIPSIS_LENGTH;
+        if (!print_value(out, &l->item, o->full, clip)) return 0;
     }
     return 1;
 }

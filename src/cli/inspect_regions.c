@@ -7,7 +7,9 @@
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/cli_text.h"
+#include "cli/cli_wrap.h"
 #include "cli/inspect.h"
+#include "present/table.h"
 
 static sp_print_options print_options(const inspect_options *o) {
     sp_print_options p = {0};
@@ -23,29 +25,13 @@ static sp_print_options print_options(const inspect_options *o) {
     return p;
 }
 
-/* Without --columns, parallel files show who is slow (docs/parallel.md):
- * several ranks: imbalance and slowest rank; one rank, several threads:
- * thread imbalance and slowest thread. NULL for the usual defaults. */
-static const char *const *parallel_columns(const sp_results *r, size_t *n) {
-    static const char *cols[5];
-    int ranks = sp_results_num_ranks(r) > 1;
-    if (!ranks && sp_results_num_threads(r) <= 1) return NULL;
-    *n = 0;
-    cols[(*n)++] = "region";
-    if (sp_results_find(r, "scope_profiler.session") >= 0) cols[(*n)++] = "percent";
-    cols[(*n)++] = "total";
-    cols[(*n)++] = ranks ? "imbalance" : "thread_imbalance";
-    cols[(*n)++] = ranks ? "slowest" : "slowest_thread";
-    return cols;
-}
-
 int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o) {
     sp_print_options p = print_options(o);
-    if (!p.columns) p.columns = parallel_columns(r, &p.num_columns);
+    if (!p.columns) p.columns = sp_table_parallel_columns(r, &p.num_columns);
     p.title = "Regions";
     p.title_counts_rows = 1; /* "Regions (N)", as the Python inspect titles it */
     sp_error err = {0};
-    if (sp_print_summary(r, out, &p, &err) == SP_OK) return 0;
+    if (sp_print_summary_units(r, out, &p, 0, !o->seconds, &err) == SP_OK) return 0;
     cli_error_sp(&err);
     return CLI_EXIT_USAGE;
 }
@@ -100,7 +86,7 @@ static const char *why_no_source(const sp_results *r, const char *file) {
     return "its file could not be read at finalize: the run named it on stderr";
 }
 
-static void print_one_source(FILE *out, const sp_results *r, const char *name) {
+static void print_one_source(FILE *out, const sp_results *r, const char *name, size_t width) {
     if (sp_results_find(r, name) < 0) {
         fputs("  ", out);
         cli_put_str_repr(out, name);
@@ -112,7 +98,10 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
     const char *file, *text;
     int64_t line;
     if (!sp_mpi_region_source(sp_results_get(r, name, NULL), &file, &line, &text)) {
-        fprintf(out, "  %s: source not captured (%s)\n", cli_shown(name), why_no_source(r, file));
+        char note[1024];
+        snprintf(note, sizeof note, "  %s: source not captured (%s)", cli_shown(name),
+                 why_no_source(r, file));
+        cli_print_wrapped(out, note, width, 2);
         return;
     }
     fprintf(out, "  %s  (%s:", cli_shown(name), *file ? cli_shown(file) : "None");
@@ -126,6 +115,6 @@ static void print_one_source(FILE *out, const sp_results *r, const char *name) {
 void inspect_print_source(FILE *out, const sp_results *r, const inspect_options *o) {
     cli_print_title(out, o->colour, "Source (%zu)", o->source.count);
     for (size_t i = 0; i < o->source.count; i++)
-        print_one_source(out, r, o->source.items[i]);
+        print_one_source(out, r, o->source.items[i], o->fit_to);
     fputc('\n', out);
 }

@@ -4,15 +4,17 @@
 #include <string.h>
 
 #include "cli/cli_colour.h"
+#include "common/duration_text.h"
 #include "cli/cli_shown.h"
 #include "cli/inspect.h"
 
-/* Seconds with 6 decimals, or "-" when unknown. */
-static void seconds(char *buf, size_t size, double s) {
+void inspect_duration(char *buf, size_t size, double s, const inspect_options *o) {
     if (isnan(s))
         snprintf(buf, size, "-");
-    else
+    else if (o->seconds)
         snprintf(buf, size, "%.6f", s);
+    else
+        sp_format_duration(s, o->ascii, buf, size);
 }
 
 void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options *o) {
@@ -27,14 +29,15 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
             name_width = strlen(cli_shown(t.name));
     }
     fprintf(out, "  %-6s %-6s %-*s %-10s %-10s %-10s %-8s %s\n", "rank", "thread", (int)name_width,
-            "name", "native id", "wall [s]", "cpu [s]", "calls", "in regions [s]");
+            "name", "native id", o->seconds ? "wall [s]" : "wall", o->seconds ? "cpu [s]" : "cpu",
+            "calls", o->seconds ? "in regions [s]" : "in regions");
     for (size_t i = 0; i < lanes; i++) {
         sp_thread_summary t;
         if (sp_results_thread_summary(r, i, &t, NULL) != SP_OK) continue;
         char wall[32], cpu[32], inside[32], native[32];
-        seconds(wall, sizeof wall, t.wall_time);
-        seconds(cpu, sizeof cpu, t.cpu_time);
-        seconds(inside, sizeof inside, t.time_in_regions);
+        inspect_duration(wall, sizeof wall, t.wall_time, o);
+        inspect_duration(cpu, sizeof cpu, t.cpu_time, o);
+        inspect_duration(inside, sizeof inside, t.time_in_regions, o);
         if (t.native_id >= 0)
             snprintf(native, sizeof native, "%lld", (long long)t.native_id);
         else

@@ -55,7 +55,8 @@ const char cli_help_run[] =
     "                      file NAME.exec<PID>.h5); by default they run unprofiled\n"
     "\n"
     "environment (what the options set): SCOPE_PROFILER_RUN_OUTPUT, _RUN_LABEL,\n"
-    "_RUN_AGGREGATE, _RUN_QUIET, _RUN_MPI_CALLS, _RUN_OPENMP, SCOPE_PROFILER_FUNCTIONS,\n"
+    "_RUN_AGGREGATE, _RUN_QUIET, _RUN_MPI_CALLS, _RUN_OPENMP,\n"
+    "SCOPE_PROFILER_FUNCTIONS,\n"
     "_FUNCTIONS_INCLUDE, _FUNCTIONS_EXCLUDE (';' between globs), _FOLLOW_EXEC,\n"
     "_THROTTLE_CALLS, _THROTTLE_NS. Without this command:\n"
     "LD_PRELOAD=libscope_profiler_preload.so ./app (docs/run.md).\n";

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
 #include "cli/cli_runs.h"
@@ -47,21 +48,18 @@ static int on_option(void *ctx, int id, const char *value) {
     case OPT_WEAK:
         a->options.weak = 1;
         return 0;
-    case OPT_METRIC:
-        if (strcmp(value, "avg") == 0)
-            a->options.total = 0;
-        else if (strcmp(value, "total") == 0)
-            a->options.total = 1;
-        else
-            return cli_value_error("scaling",
-                                   "unknown --metric \"%s\": choose avg (mean time per call) or "
-                                   "total (total time per rank)",
-                                   value);
+    case OPT_METRIC: {
+        /* avg: mean time per call; total: total time per rank */
+        static const char *const metrics[] = {"avg", "total"};
+        int i = cli_choice_index(value, metrics, 2);
+        if (i < 0) return cli_choice_error("scaling", "--metric", value, metrics, 2);
+        a->options.total = i == 1;
         return 0;
-    case OPT_FORMAT:
-        if (strcmp(value, "json") && strcmp(value, "csv") && strcmp(value, "table"))
-            return cli_value_error("scaling", "unknown --format \"%s\": choose table, json or csv",
-                                   value);
+    }
+    case OPT_FORMAT: {
+        static const char *const formats[] = {"table", "json", "csv"};
+        if (cli_choice_index(value, formats, 3) < 0)
+            return cli_choice_error("scaling", "--format", value, formats, 3);
         a->format = value;
         return 0;
     case OPT_MODEL:

@@ -13,4 +13,4 @@ set(SP_SOURCES_cli
   plot.c report.c help_plot.c
   recover.c
   calibrate.c run.c
-  waits.c inspect_waits.c)
+  waits.c inspect_waits.c cli_wrap.c)

@@ -8,47 +8,63 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/suggest.h"
 #include "common/error.h"
 #include "common/text_buffer.h"
 #include "compare/compare_internal.h"
 
+/* A metadata value as a number (an int, a float, or a text that is one). */
+static int item_number(const sp_metadata_item *item, double *out) {
+    if (item->type == SP_VALUE_INT) {
+        *out = (double)item->int_value;
+        return 1;
+    }
+    if (item->type == SP_VALUE_FLOAT) {
+        *out = item->float_value;
+        return isfinite(*out);
+    }
+    if (item->type == SP_VALUE_STRING && item->string_value && *item->string_value) {
+        char *end;
+        *out = strtod(item->string_value, &end);
+        return *end == '\0' && isfinite(*out);
+    }
+    return 0;
+}
+
+/* The error names the closest usable axis and lists only the numeric ones
+ * (a timestamp or a label cannot be an axis). */
 static sp_status missing_field(const sp_results *r, const char *key, sp_error *err) {
-    sp_textbuf b = SP_TEXTBUF_INIT;
-    size_t n = sp_results_num_metadata(r);
+    size_t n = sp_results_num_metadata(r), count = 0;
+    const char **names = malloc((n + 2) * sizeof *names);
+    if (!names) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    names[count++] = "mpi_size";
     for (size_t i = 0; i < n; i++) {
         sp_metadata_item item;
-        if (!sp_results_metadata_at(r, i, &item)) continue;
-        if (b.len > 700) {
-            sp_textbuf_append(&b, ", ...");
-            break;
-        }
-        if (b.len) sp_textbuf_append(&b, ", ");
-        sp_textbuf_append(&b, item.key);
+        double v;
+        if (!sp_results_metadata_at(r, i, &item) || !item_number(&item, &v)) continue;
+        if (strcmp(item.key, "mpi_size") == 0) continue;
+        names[count++] = item.key;
+        if (strcmp(item.key, "omp_num_threads") == 0) names[count++] = "total_cores";
     }
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    for (size_t i = 0; i < count && b.len <= 700; i++)
+        sp_textbuf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+    if (b.len > 700) sp_textbuf_append(&b, ", ...");
+    long close = sp_suggest_name(key, names, count);
     sp_status st = sp_error_set(
-        err, SP_ERR_BAD_OPTION, "%s has no metadata field '%s' (its fields: %s)",
-        sp_results_path_text(r), key, n && sp_textbuf_str(&b) ? sp_textbuf_str(&b) : "none");
+        err, SP_ERR_BAD_OPTION, "%s has no metadata field '%s'%s%s%s (numeric fields: %s)",
+        sp_results_path_text(r), key, close >= 0 ? ": did you mean '" : "",
+        close >= 0 ? names[close] : "", close >= 0 ? "'?" : "",
+        sp_textbuf_str(&b) ? sp_textbuf_str(&b) : "mpi_size");
     sp_textbuf_free(&b);
+    free(names);
     return st;
 }
 
-/* A metadata value as a number (an int, a float, or a text that is one). */
 static sp_status metadata_number(const sp_results *r, const char *key, double *out, sp_error *err) {
     sp_metadata_item item;
     if (!sp_results_metadata_find(r, key, &item)) return missing_field(r, key, err);
-    if (item.type == SP_VALUE_INT) {
-        *out = (double)item.int_value;
-        return SP_OK;
-    }
-    if (item.type == SP_VALUE_FLOAT) {
-        *out = item.float_value;
-        if (isfinite(*out)) return SP_OK;
-    }
-    if (item.type == SP_VALUE_STRING && item.string_value && *item.string_value) {
-        char *end;
-        *out = strtod(item.string_value, &end);
-        if (*end == '\0' && isfinite(*out)) return SP_OK;
-    }
+    if (item_number(&item, out)) return SP_OK;
     return sp_error_set(err, SP_ERR_BAD_OPTION,
                         "%s: metadata field '%s' is not a number, so it cannot be a scaling axis",
                         sp_results_path_text(r), key);

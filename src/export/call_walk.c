@@ -78,7 +78,7 @@ static sp_status add_lane(sp_call_walker *w, size_t *cap, uint32_t rank, int64_t
         w->lanes = grown;
         *cap = grown_cap;
     }
-    w->lanes[w->num_lanes++] = (sp_walk_lane){rank, thread, "", -1, 0};
+    w->lanes[w->num_lanes++] = (sp_walk_lane){rank, thread, "", -1, 0, NULL};
     return SP_OK;
 }
 
@@ -89,6 +89,7 @@ static void name_lanes(sp_call_walker *w) {
         if (k == SP_WALK_ALL_LANES) continue;
         w->lanes[k].name = m->threads[i].name;
         w->lanes[k].native_id = m->threads[i].native_id;
+        w->lanes[k].info = &m->threads[i];
     }
     for (size_t i = 0; i < w->num_lanes; i++) {
         int alone = (i == 0 || w->lanes[i - 1].rank != w->lanes[i].rank) &&

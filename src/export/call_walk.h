@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
 #include "scope_profiler/export.h"
 
 typedef struct sp_walk_call {
@@ -60,6 +61,7 @@ typedef struct sp_walk_lane {
     const char *name;  /* the thread table's name, "" when none */
     int64_t native_id; /* -1 when unknown */
     int only_lane;     /* the rank has no other lane */
+    const sp_thread_info *info; /* its /thread_table row, NULL when none */
 } sp_walk_lane;
 
 typedef struct sp_call_walker sp_call_walker;

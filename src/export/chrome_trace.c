@@ -4,6 +4,9 @@
  * complete event ("ph": "X") per call, ts/dur in microseconds with every
  * nanosecond kept (exact decimals, not floats), pid = rank, tid = thread,
  * process_name/thread_name metadata events, written as the walk reaches them.
+ * With raw_clock (docs/cli.md: `--ranks 0 --raw-clock` is the Python
+ * package's export) times are its floats: seconds = ns / 1e9, differences
+ * of those, times 1e6 for microseconds, printed as repr().
  */
 #include <math.h>
 #include <stdlib.h>
@@ -80,8 +83,22 @@ static void put_thread(chrome *c, const sp_walk_lane *lane) {
         sp_sink_i64(s, lane->thread);
         sp_sink_putc(s, '"');
     }
-    sp_sink_puts(s, ",\"lane\":\"thread\",\"thread\":");
+    /* the keys the Python package writes for a thread lane */
+    sp_sink_puts(s, ",\"lane\":\"thread\",\"thread_index\":");
     sp_sink_i64(s, lane->thread);
+    const sp_thread_info *t = lane->info;
+    if (t) {
+        sp_sink_puts(s, ",\"native_id\":");
+        sp_sink_i64(s, t->native_id);
+        sp_sink_puts(s, ",\"ident\":");
+        sp_sink_i64(s, t->ident);
+        if (t->cpu_ns >= 0) {
+            char num[SP_PY_FLOAT_REPR_SIZE];
+            sp_py_float_repr((double)t->cpu_ns / 1e9, num);
+            sp_sink_puts(s, ",\"cpu_time_s\":");
+            sp_sink_puts(s, num);
+        }
+    }
     sp_sink_puts(s, "}}");
 }
 
@@ -106,13 +123,20 @@ static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
         put_thread(c, sp_call_walker_lane(c->job->w, call->lane));
     }
     int64_t dur = call->end_ns - call->start_ns;
+    int py = c->job->options->select.raw_clock;
     next_item(c);
     sp_sink_puts(s, "{\"name\":");
     sp_sink_write(s, c->names.text[call->region], c->names.len[call->region]);
     sp_sink_puts(s, ",\"cat\":\"scope-profiler\",\"ph\":\"X\",\"ts\":");
-    sp_sink_scaled(s, call->start_ns - c->origin, 3);
-    sp_sink_puts(s, ",\"dur\":");
-    sp_sink_scaled(s, dur, 3);
+    if (py) { /* the Python package's float arithmetic, digit for digit */
+        sp_sink_py_float(s, (sp_py_seconds(call->start_ns) - sp_py_seconds(c->origin)) * 1e6);
+        sp_sink_puts(s, ",\"dur\":");
+        sp_sink_py_float(s, (sp_py_seconds(call->end_ns) - sp_py_seconds(call->start_ns)) * 1e6);
+    } else {
+        sp_sink_scaled(s, call->start_ns - c->origin, 3);
+        sp_sink_puts(s, ",\"dur\":");
+        sp_sink_scaled(s, dur, 3);
+    }
     sp_sink_puts(s, ",\"pid\":");
     sp_sink_u64(s, call->rank);
     sp_sink_puts(s, ",\"tid\":");
@@ -126,7 +150,10 @@ static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     sp_sink_puts(s, ",\"call_index\":");
     sp_sink_u64(s, call->call_index);
     sp_sink_puts(s, ",\"duration_s\":");
-    sp_sink_scaled(s, dur, 9);
+    if (py)
+        sp_sink_py_float(s, sp_py_seconds(call->end_ns) - sp_py_seconds(call->start_ns));
+    else
+        sp_sink_scaled(s, dur, 9);
     sp_sink_puts(s, ",\"call_id\":");
     sp_sink_i64(s, call->call_id);
     sp_sink_puts(s, ",\"parent_id\":");

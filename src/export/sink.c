@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "common/error.h"
+#include "common/py_float.h"
 #include "format/atomic_file.h"
 
 #define ZBUF_SIZE (256 * 1024)
@@ -136,4 +137,10 @@ size_t sp_format_scaled(int64_t v, int scale, char *out) {
     out[n++] = '.';
     memcpy(out + n, digits, (size_t)k);
     return n + (size_t)k;
+}
+
+void sp_sink_py_float(sp_sink *s, double v) {
+    char num[SP_PY_FLOAT_REPR_SIZE];
+    sp_py_float_repr(v, num);
+    sp_sink_puts(s, num);
 }

@@ -82,4 +82,13 @@ static inline void sp_sink_scaled(sp_sink *s, int64_t v, int scale) {
     s->len += sp_format_scaled(v, scale, sp_sink_reserve(s, 48));
 }
 
+/* ns as the Python package turns them into seconds (int / 1e9), for the
+ * raw-clock exports that reproduce its floats. */
+static inline double sp_py_seconds(int64_t ns) {
+    return (double)ns / 1e9;
+}
+
+/* repr(v), as json.dump writes a float. */
+void sp_sink_py_float(sp_sink *s, double v);
+
 #endif

@@ -56,7 +56,10 @@ static void put_event(scope *c, char type, uint32_t frame, int64_t at_ns) {
     sp_sink_puts(s, type == 'O' ? "\n{\"type\":\"O\",\"frame\":" : "\n{\"type\":\"C\",\"frame\":");
     sp_sink_u64(s, frame);
     sp_sink_puts(s, ",\"at\":");
-    sp_sink_scaled(s, at_ns, 9);
+    if (c->job->options->select.raw_clock) /* the Python package's floats */
+        sp_sink_py_float(s, sp_py_seconds(at_ns + c->zero) - sp_py_seconds(c->zero));
+    else
+        sp_sink_scaled(s, at_ns, 9);
     sp_sink_putc(s, '}');
 }
 
@@ -91,10 +94,17 @@ static sp_status on_leave(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
 
 static void close_profile(scope *c) {
     sp_sink *s = c->job->sink;
+    /* the profile's own span: its first and last event */
     sp_sink_puts(s, "],\"startValue\":");
-    sp_sink_scaled(s, c->first_at < 0 ? c->first_at : 0, 9);
-    sp_sink_puts(s, ",\"endValue\":");
-    sp_sink_scaled(s, c->last_at, 9);
+    if (c->job->options->select.raw_clock) {
+        sp_sink_py_float(s, sp_py_seconds(c->first_at + c->zero) - sp_py_seconds(c->zero));
+        sp_sink_puts(s, ",\"endValue\":");
+        sp_sink_py_float(s, sp_py_seconds(c->last_at + c->zero) - sp_py_seconds(c->zero));
+    } else {
+        sp_sink_scaled(s, c->first_at, 9);
+        sp_sink_puts(s, ",\"endValue\":");
+        sp_sink_scaled(s, c->last_at, 9);
+    }
     sp_sink_putc(s, '}');
     c->profile_open = 0;
 }

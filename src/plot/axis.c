@@ -8,30 +8,6 @@
 
 #define MIN_LABEL_GAP_PX 80.0
 
-sp_time_unit sp_time_unit_for(double max_seconds) {
-    double m = fabs(max_seconds);
-    if (m >= 1.0 || m == 0.0 || !isfinite(m)) return (sp_time_unit){1.0, "s"};
-    if (m >= 1e-3) return (sp_time_unit){1e3, "ms"};
-    if (m >= 1e-6) return (sp_time_unit){1e6, "\xC2\xB5s"};
-    return (sp_time_unit){1e9, "ns"};
-}
-
-void sp_format_seconds(double seconds, char *out, size_t size) {
-    if (!isfinite(seconds)) {
-        snprintf(out, size, "-");
-        return;
-    }
-    if (seconds == 0.0) {
-        snprintf(out, size, "0 s");
-        return;
-    }
-    sp_time_unit u = sp_time_unit_for(seconds);
-    double v = seconds * u.per_second;
-    double a = fabs(v);
-    int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    snprintf(out, size, "%.*f %s", decimals, v, u.suffix);
-}
-
 int sp_nice_ticks(double lo, double hi, int max_ticks, double *ticks, int cap, double *step) {
     if (max_ticks < 2) max_ticks = 2;
     if (!(hi > lo)) hi = lo + 1e-9;

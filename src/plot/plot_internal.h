@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/duration_text.h"
 #include "common/text_buffer.h"
 #include "scope_profiler/plot.h"
 
@@ -83,17 +84,6 @@ void sp_region_colour(const char *name, char out[8]);
 int sp_colour_is_dark(const char *fill);
 
 /* --- units and axes ----------------------------------------------------------- */
-
-/* A unit for durations up to max_seconds: "s", "ms", "µs" or "ns". */
-typedef struct sp_time_unit {
-    double per_second; /* 1, 1e3, 1e6, 1e9 */
-    const char *suffix;
-} sp_time_unit;
-
-sp_time_unit sp_time_unit_for(double max_seconds);
-
-/* A duration with its own unit and three significant digits: "3.06 ms", "20.1 s", "0 s". */
-void sp_format_seconds(double seconds, char *out, size_t size);
 
 /* Nice tick values (1, 2, 5 x 10^k steps) covering [lo, hi], at most max_ticks
  * (at least 2); returns the count written to ticks (cap entries) and the step in *step. */

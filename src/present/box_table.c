@@ -1,6 +1,8 @@
 #include "present/box_table.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/utf8.h"
 
@@ -26,13 +28,8 @@ static void line(sp_textbuf *out, const char *const *cells, const size_t *w, siz
     sp_textbuf_append(out, "\xe2\x94\x82\n");
 }
 
-void sp_box_table(sp_textbuf *out, const char *const *headers, size_t ncols,
-                  const char *const *cells, size_t nrows) {
-    size_t *w = calloc(ncols ? ncols : 1, sizeof *w);
-    if (!w) {
-        out->failed = 1;
-        return;
-    }
+static void widths(size_t *w, const char *const *headers, size_t ncols, const char *const *cells,
+                   size_t nrows) {
     for (size_t j = 0; j < ncols; j++) {
         w[j] = sp_utf8_length(headers[j]) + 2;
         for (size_t i = 0; i < nrows; i++) {
@@ -40,6 +37,16 @@ void sp_box_table(sp_textbuf *out, const char *const *headers, size_t ncols,
             if (len > w[j]) w[j] = len;
         }
     }
+}
+
+void sp_box_table(sp_textbuf *out, const char *const *headers, size_t ncols,
+                  const char *const *cells, size_t nrows) {
+    size_t *w = calloc(ncols ? ncols : 1, sizeof *w);
+    if (!w) {
+        out->failed = 1;
+        return;
+    }
+    widths(w, headers, ncols, cells, nrows);
     rule(out, "\xe2\x95\xad", "\xe2\x94\xac", "\xe2\x95\xae", w, ncols); /* ╭ ┬ ╮ */
     line(out, headers, w, ncols);
     rule(out, "\xe2\x94\x9c", "\xe2\x94\xbc", "\xe2\x94\xa4", w, ncols); /* ├ ┼ ┤ */
@@ -47,4 +54,76 @@ void sp_box_table(sp_textbuf *out, const char *const *headers, size_t ncols,
         line(out, cells + i * ncols, w, ncols);
     rule(out, "\xe2\x95\xb0", "\xe2\x94\xb4", "\xe2\x95\xaf", w, ncols); /* ╰ ┴ ╯ */
     free(w);
+}
+
+/* The first max code points of s, the last replaced by "…" when s is longer. */
+static char *cut(const char *s, size_t max) {
+    sp_textbuf b = SP_TEXTBUF_INIT;
+    if (sp_utf8_length(s) <= max) {
+        sp_textbuf_append(&b, s);
+        return sp_textbuf_take(&b);
+    }
+    size_t i = 0, n = strlen(s);
+    for (size_t k = 0; k + 1 < max && i < n; k++) {
+        int32_t cp;
+        i += sp_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    }
+    sp_textbuf_append_n(&b, s, i);
+    sp_textbuf_append(&b, "\xe2\x80\xa6");
+    return sp_textbuf_take(&b);
+}
+
+void sp_box_table_fit(sp_textbuf *out, const char *const *headers, size_t ncols,
+                      const char *const *cells, size_t nrows, size_t max_width) {
+    size_t *w = calloc(ncols ? ncols : 1, sizeof *w);
+    const char **hsub = calloc(ncols ? ncols : 1, sizeof *hsub);
+    const char **csub = calloc(nrows * ncols + 1, sizeof *csub);
+    char **first = calloc(nrows + 1, sizeof *first);
+    if (!w || !hsub || !csub || !first) {
+        out->failed = 1;
+        goto done;
+    }
+    widths(w, headers, ncols, cells, nrows);
+    size_t total = 3; /* the margin and the last rule */
+    for (size_t j = 0; j < ncols; j++)
+        total += w[j] + 3; /* "│ " + cell + " " */
+    if (!max_width || total <= max_width || ncols < 2) {
+        sp_box_table(out, headers, ncols, cells, nrows);
+        goto done;
+    }
+    size_t widest = 0;
+    for (size_t j = 1; j < ncols; j++)
+        if (w[j] > widest) widest = w[j];
+    /* the first column gets what the widest other one leaves, its header at least */
+    size_t room = max_width > widest + 9 ? max_width - widest - 9 : 0;
+    size_t header0 = sp_utf8_length(headers[0]) + 2;
+    if (room < header0) room = header0;
+    if (w[0] > room) w[0] = room;
+    for (size_t i = 0; i < nrows; i++)
+        if (!(first[i] = cut(cells[i * ncols], w[0]))) {
+            out->failed = 1;
+            goto done;
+        }
+    for (size_t j = 1; j < ncols;) {
+        size_t width = 3 + w[0] + 3 + w[j] + 3, last = j + 1;
+        while (last < ncols && width + w[last] + 3 <= max_width)
+            width += w[last++] + 3;
+        size_t bn = 1 + last - j;
+        hsub[0] = headers[0];
+        for (size_t k = j; k < last; k++)
+            hsub[1 + k - j] = headers[k];
+        for (size_t i = 0; i < nrows; i++) {
+            csub[i * bn] = first[i];
+            for (size_t k = j; k < last; k++)
+                csub[i * bn + 1 + k - j] = cells[i * ncols + k];
+        }
+        if (j > 1) sp_textbuf_putc(out, '\n');
+        sp_box_table(out, hsub, bn, csub, nrows);
+        j = last;
+    }
+done:
+    if (first)
+        for (size_t i = 0; i < nrows; i++)
+            free(first[i]);
+    free(first), free(csub), free(hsub), free(w);
 }

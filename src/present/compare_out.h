@@ -15,7 +15,8 @@
  * (region | M (a) | M (b) | delta | delta [%]), "Only in a/b" lines and an
  * empty line; "  (no regions to compare)" without rows. With significance,
  * three more columns: b/a, the interval and the verdict. */
-void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title, int significance);
+void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title, int significance,
+                     size_t max_width); /* max_width: sp_box_table_fit's, 0 = no limit */
 
 /* What the documents say about the sides and the check. */
 typedef struct sp_compare_doc {

@@ -69,7 +69,8 @@ static void names_line(sp_textbuf *out, const char *prefix, const char *const *n
     sp_textbuf_putc(out, '\n');
 }
 
-void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title, int significance) {
+void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title, int significance,
+                     size_t max_width) {
     if (title && *title) {
         sp_textbuf_append(out, title);
         sp_textbuf_putc(out, '\n');
@@ -103,7 +104,7 @@ void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
     for (size_t i = 0; i < c->count * ncols; i++)
         ok = ok && cells[i];
     if (ok)
-        sp_box_table(out, headers, ncols, (const char *const *)cells, c->count);
+        sp_box_table_fit(out, headers, ncols, (const char *const *)cells, c->count, max_width);
     else
         out->failed = 1;
     for (size_t i = 0; i < c->count * ncols; i++)

@@ -9,6 +9,7 @@
 
 typedef struct notes {
     char *text[MAX_NOTES]; /* owned */
+    int command[MAX_NOTES]; /* a command line: wrapped with " \\" so that it stays copyable */
     size_t n;
     int failed;
 } notes;
@@ -35,6 +36,7 @@ static void add_hint(notes *ns, const char *before, const char *path, const char
     sp_terminal_append(&b, path); /* a file name is data too */
     sp_textbuf_append(&b, after);
     add(ns, &b);
+    if (!ns->failed) ns->command[ns->n - 1] = 1;
 }
 
 static void add_hints(notes *ns, const char *file_path, int no_events) {
@@ -67,7 +69,9 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
         add(ns, &b);
     }
     if (ctx->file_path) add_hints(ns, ctx->file_path, ctx->no_events);
-    add_text(ns, "Durations are in seconds.");
+    add_text(ns, !ctx->readable ? "Durations are in seconds."
+                 : ctx->ascii  ? "Durations carry their unit (s, ms, us, ns)."
+                               : "Durations carry their unit (s, ms, \xc2\xb5s, ns).");
     if (rows->count > 1)
         add_text(ns, "Regions may nest, so the summed total can exceed the wall-clock time.");
     int recursive = 0, untimed = 0;
@@ -99,8 +103,63 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
         add_text(ns, "Regions shown without timing recorded no calls on the selected ranks.");
 }
 
+/* One line of the box: its text padded to w, or past the edge when longer. */
+static void box_line(sp_textbuf *out, const char *text, size_t w, int ascii) {
+    sp_textbuf_append(out, ascii ? "  | " : "  \xe2\x94\x82 ");
+    sp_table_append_text(out, text);
+    size_t len = sp_utf8_length(text);
+    if (len > w) {
+        sp_textbuf_putc(out, '\n');
+        return;
+    }
+    sp_textbuf_repeat(out, " ", w - len);
+    sp_textbuf_append(out, ascii ? " |\n" : " \xe2\x94\x82\n");
+}
+
+/* A note over several box lines, broken at spaces. Continuation lines are
+ * indented: a command's under its start (after "  Inspect:  "), ending each
+ * broken line with " \\" as a shell continuation; a text's by two spaces. */
+static void wrapped(sp_textbuf *out, const char *text, int command, size_t w, int ascii) {
+    size_t indent = command ? 12 : 2, room = command ? w - 2 : w;
+    sp_textbuf line = SP_TEXTBUF_INIT;
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        if (!first) sp_textbuf_repeat(&line, " ", indent);
+        size_t base = sp_utf8_length(sp_textbuf_str(&line) ? sp_textbuf_str(&line) : "");
+        size_t used = base;
+        const char *q = p;
+        int words = 0;
+        while (*q) { /* take words while they fit (always one) */
+            const char *end = q;
+            while (*end && *end != ' ')
+                end++;
+            sp_textbuf word = SP_TEXTBUF_INIT;
+            sp_textbuf_append_n(&word, q, (size_t)(end - q));
+            size_t wlen = sp_utf8_length(sp_textbuf_str(&word) ? sp_textbuf_str(&word) : "");
+            sp_textbuf_free(&word);
+            size_t need = used + (words ? 1 : 0) + wlen;
+            if (words && need > (*end ? room : w)) break;
+            if (words) sp_textbuf_putc(&line, ' ');
+            sp_textbuf_append_n(&line, q, (size_t)(end - q));
+            used = need;
+            words++;
+            q = *end ? end + 1 : end;
+        }
+        while (*q == ' ')
+            q++;
+        if (*q && command) sp_textbuf_append(&line, " \\");
+        box_line(out, sp_textbuf_str(&line) ? sp_textbuf_str(&line) : "", w, ascii);
+        sp_textbuf_free(&line);
+        line = (sp_textbuf)SP_TEXTBUF_INIT;
+        p = q;
+        first = 0;
+    }
+    sp_textbuf_free(&line);
+}
+
 void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_context *ctx) {
-    notes ns = {{NULL}, 0, 0};
+    notes ns = {{NULL}, {0}, 0, 0};
     collect(&ns, rows, ctx);
     if (ns.failed) {
         out->failed = 1;
@@ -111,23 +170,18 @@ void sp_notes_box(sp_textbuf *out, const sp_table_rows *rows, const sp_notes_con
             size_t len = sp_utf8_length(ns.text[i]);
             if (len > w) w = len;
         }
-        /* commands stay whole (copyable): a line longer than the fitted box
-         * goes past its right edge instead of being cut */
+        /* a note longer than the fitted box wraps at spaces (commands with " \\");
+         * only a word longer than the box, such as a long path, passes its edge */
         if (ctx->max_width && w + 6 > ctx->max_width)
             w = ctx->max_width > 26 ? ctx->max_width - 6 : 20;
         sp_textbuf_append(out, ctx->ascii ? "  +- Info " : "  \xe2\x95\xad\xe2\x94\x80 Info ");
         sp_textbuf_repeat(out, h, w >= 6 ? w - 5 : 1);
         sp_textbuf_append(out, ctx->ascii ? "+\n" : "\xe2\x95\xae\n");
         for (size_t i = 0; i < ns.n; i++) {
-            sp_textbuf_append(out, ctx->ascii ? "  | " : "  \xe2\x94\x82 ");
-            sp_table_append_text(out, ns.text[i]);
-            size_t len = sp_utf8_length(ns.text[i]);
-            if (len > w) {
-                sp_textbuf_putc(out, '\n');
-                continue;
-            }
-            sp_textbuf_repeat(out, " ", w - len);
-            sp_textbuf_append(out, ctx->ascii ? " |\n" : " \xe2\x94\x82\n");
+            if (sp_utf8_length(ns.text[i]) <= w)
+                box_line(out, ns.text[i], w, ctx->ascii);
+            else
+                wrapped(out, ns.text[i], ns.command[i], w, ctx->ascii);
         }
         sp_textbuf_append(out, ctx->ascii ? "  +" : "  \xe2\x95\xb0");
         sp_textbuf_repeat(out, h, w + 2);

@@ -30,6 +30,12 @@ sp_status sp_print_summary(const sp_results *results, FILE *out, const sp_print_
 sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                                    const sp_print_options *options, size_t max_rows,
                                    sp_error *err) {
+    return sp_print_summary_units(results, out, options, max_rows, 0, err);
+}
+
+sp_status sp_print_summary_units(const sp_results *results, FILE *out,
+                                 const sp_print_options *options, size_t max_rows, int readable,
+                                 sp_error *err) {
     static const sp_print_options defaults;
     if (!options) options = &defaults;
     if (!results || !out)
@@ -95,7 +101,8 @@ sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                            sp_run_file_path(results),
                            options->max_width,
                            left_out,
-                           !sp_results_has_events(results)};
+                           !sp_results_has_events(results),
+                           readable};
     st = sp_table_print(out, &shown, &fmt, err);
 done:
     if (rows.rows) sp_table_rows_free(&rows);

@@ -59,8 +59,8 @@ void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
     sp_textbuf_append(out, s->metric == SP_METRIC_TOTAL
                                ? "time: total per rank over the selected ranks [s]"
                                : "time: mean duration per call over the selected ranks [s]");
-    sp_textbuf_append(out, s->weak ? "; efficiency = t(x0) / t(x)\n"
-                                   : "; efficiency = speedup / (x / x0)\n");
+    sp_textbuf_append(out, s->weak ? ";\nefficiency = t(x0) / t(x)\n"
+                                   : ";\nefficiency = speedup / (x / x0)\n");
     sp_textbuf_printf(out, "\nRegions (%zu)\n", s->num_regions);
     if (!s->num_regions) {
         sp_textbuf_append(out, "  (no regions to compare)\n");

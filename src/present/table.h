@@ -49,6 +49,8 @@ typedef enum sp_table_column {
 /* The public key ("region", "ranks", ...) and header ("region", "n", ...). */
 const char *sp_table_column_key(sp_table_column c);
 const char *sp_table_column_header(sp_table_column c);
+/* The header when durations carry their unit: no " [s]" ("total", "avg/call"). */
+const char *sp_table_column_header_readable(sp_table_column c);
 
 /* Resolves column names (aliases: "name" = "region") into out (n entries).
  * Unknown names: SP_ERR_BAD_OPTION "Unknown region summary column(s):
@@ -61,6 +63,12 @@ sp_status sp_table_columns_parse(const char *const *names, size_t n, sp_table_co
  * rows have a session total. Returns the count (out holds 3). */
 size_t sp_table_columns_default(const sp_table_rows *rows, sp_table_column *out);
 
+/* Without chosen columns, parallel files show who is slow (docs/parallel.md):
+ * several ranks: imbalance and slowest rank; one rank, several threads:
+ * thread imbalance and slowest thread. NULL (n untouched) for the usual
+ * defaults. Used by inspect and the summary a run prints at its end. */
+const char *const *sp_table_parallel_columns(const sp_results *r, size_t *n);
+
 /* Appends text to a table line; a newline in it (a region name may hold one)
  * is followed by the table's two-space indent, as every line of Python's table. */
 void sp_table_append_text(sp_textbuf *out, const char *text);
@@ -72,6 +80,7 @@ typedef struct sp_cell_context {
     int exclusive_mode;        /* percentage_mode "exclusive" */
     int inline_count;          /* no calls column: the region cell gets " (Nx)" */
     int ascii;
+    int readable; /* durations with their unit, exact counts (docs/cli.md "Units") */
 } sp_cell_context;
 
 /* Appends the text of column c for row r, or for the "(own)" row after r. */
@@ -82,6 +91,8 @@ void sp_table_own_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c
 
 /* count(): 999, 1k, 1.5k, 123k, 1e+03k, 2.5M, 1B ... (Python "%.3g" + suffix). */
 void sp_format_count(sp_textbuf *out, uint64_t v);
+/* The readable count: exact below 10,000,000, then 12.3M, 1.23B. */
+void sp_format_count_exact(sp_textbuf *out, uint64_t v);
 /* pct(v, den): "-" unless v and den are known and den > 0, else "12.34%". */
 void sp_format_pct(sp_textbuf *out, int has_v, double v, int has_den, double den);
 /* The tree prefix of a depth: "", "└─ ", "│ └─ ", ... */
@@ -104,6 +115,7 @@ typedef struct sp_notes_context {
     size_t max_width;      /* nonzero: the box fits; longer lines run past its edge */
     int shows_percentiles; /* a p50/p95/p99 column is shown (their error bound is noted) */
     int no_events;         /* the file keeps no per-call events: no `events` hint (it would fail) */
+    int readable;          /* durations carry their unit: the note says so */
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */
@@ -122,6 +134,7 @@ typedef struct sp_table_format {
     size_t max_width;      /* nonzero: cut region cells so that the table fits */
     size_t rows_left_out;  /* nonzero: a line under the table says so (bounded output) */
     int no_events;         /* the file keeps no per-call events: no `events` hint */
+    int readable;          /* sp_print_options.readable_units */
 } sp_table_format;
 
 /* Formats the rows into text (the table, the notes unless suppressed, the
@@ -134,6 +147,13 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
 sp_status sp_print_summary_bounded(const sp_results *results, FILE *out,
                                    const sp_print_options *options, size_t max_rows,
                                    sp_error *err);
+
+/* sp_print_summary_bounded with readable durations (docs/cli.md "Units":
+ * "3.06 ms", headers without "[s]", exact counts) when readable is nonzero;
+ * the public sp_print_options keep the Python package's seconds. */
+sp_status sp_print_summary_units(const sp_results *results, FILE *out,
+                                 const sp_print_options *options, size_t max_rows, int readable,
+                                 sp_error *err);
 
 /* Formats and writes to out; SP_ERR_IO when the stream reports an error. */
 sp_status sp_table_print(FILE *out, const sp_table_rows *rows, const sp_table_format *fmt,

@@ -1,11 +1,11 @@
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/duration_text.h"
 #include "common/terminal_text.h"
 #include "present/table.h"
-
-#define SESSION_REGION "scope_profiler.session"
 
 void sp_format_count(sp_textbuf *out, uint64_t v) {
     if (v >= 1000000000u)
@@ -16,6 +16,20 @@ void sp_format_count(sp_textbuf *out, uint64_t v) {
         sp_textbuf_printf(out, "%.3gk", (double)v / 1e3);
     else
         sp_textbuf_printf(out, "%" PRIu64, v);
+}
+
+void sp_format_count_exact(sp_textbuf *out, uint64_t v) {
+    if (v >= 10000000u)
+        sp_format_count(out, v);
+    else
+        sp_textbuf_printf(out, "%" PRIu64, v);
+}
+
+static void count(sp_textbuf *out, uint64_t v, const sp_cell_context *ctx) {
+    if (ctx->readable)
+        sp_format_count_exact(out, v);
+    else
+        sp_format_count(out, v);
 }
 
 void sp_format_pct(sp_textbuf *out, int has_v, double v, int has_den, double den) {
@@ -35,12 +49,29 @@ static void indent(sp_textbuf *out, int depth) {
     if (depth > 0) sp_textbuf_repeat(out, " ", (size_t)(3 + 2 * (depth - 1)));
 }
 
-/* A value or "-" when unknown (None in Python). */
+/* A value or "-" when unknown (None in Python); a value that rounds to zero
+ * prints without a sign ("0.00", never "-0.00"). */
 static void value(sp_textbuf *out, int known, double v, const char *fmt) {
-    if (!known || isnan(v))
+    if (!known || isnan(v)) {
         sp_textbuf_append(out, "-");
-    else
-        sp_textbuf_printf(out, fmt, v);
+        return;
+    }
+    char text[64];
+    snprintf(text, sizeof text, fmt, v);
+    int zero = text[0] == '-' && !strpbrk(text, "123456789");
+    sp_textbuf_append(out, zero ? text + 1 : text);
+}
+
+/* A duration: with its unit when readable, else in fmt's seconds. */
+static void duration(sp_textbuf *out, int known, double v, const char *fmt,
+                     const sp_cell_context *ctx) {
+    if (!ctx->readable || !known || isnan(v)) {
+        value(out, known, v, fmt);
+        return;
+    }
+    char text[32];
+    sp_format_duration(v, ctx->ascii, text, sizeof text);
+    sp_textbuf_append(out, text);
 }
 
 static void region_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
@@ -49,7 +80,7 @@ static void region_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_co
     if (r->recursive) sp_textbuf_append(out, ctx->ascii ? " (r)" : " \xe2\x86\xbb");
     if (ctx->inline_count && r->calls != 1) {
         sp_textbuf_append(out, " (");
-        sp_format_count(out, r->calls);
+        count(out, r->calls, ctx);
         sp_textbuf_append(out, "x");
         if (r->has_balance && r->threads > 1)
             sp_textbuf_printf(out, " on %" PRIu64 " threads", r->threads);
@@ -98,11 +129,8 @@ static void balance_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column
 static void percent_cell(sp_textbuf *out, const sp_table_row *r, const sp_cell_context *ctx) {
     int has = 0;
     double v = 0;
-    if (ctx->exclusive_mode) {
-        if (!strcmp(r->name, SESSION_REGION))
-            has = r->has_timing, v = r->total;
-        else
-            has = r->has_exclusive, v = sp_table_row_own_coverage(r);
+    if (ctx->exclusive_mode) { /* every row its own share, the session root too (issue 28) */
+        has = r->has_exclusive, v = sp_table_row_own_coverage(r);
     } else {
         has = r->calls > 0, v = r->coverage; /* no calls: coverage is None */
     }
@@ -119,11 +147,11 @@ void sp_table_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
         sp_textbuf_printf(out, "%" PRIu64, r->num_ranks);
         break;
     case SP_COL_CALLS:
-        sp_format_count(out, r->calls);
+        count(out, r->calls, ctx);
         break;
     case SP_COL_TOTAL:
         indent(out, r->depth);
-        value(out, r->has_timing, r->total, "%.6f");
+        duration(out, r->has_timing, r->total, "%.6f", ctx);
         break;
     case SP_COL_PERCENT:
         indent(out, r->depth);
@@ -135,31 +163,31 @@ void sp_table_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c,
         break;
     case SP_COL_AVG:
         indent(out, r->depth);
-        value(out, r->has_timing, r->avg, "%.3e");
+        duration(out, r->has_timing, r->avg, "%.3e", ctx);
         break;
     case SP_COL_MIN:
-        value(out, r->has_timing, r->min, "%.3f");
+        duration(out, r->has_timing, r->min, "%.3f", ctx);
         break;
     case SP_COL_MAX:
-        value(out, r->has_timing, r->max, "%.3f");
+        duration(out, r->has_timing, r->max, "%.3f", ctx);
         break;
     case SP_COL_FIRST:
-        value(out, r->has_first_last, r->first, "%.3f");
+        duration(out, r->has_first_last, r->first, "%.3f", ctx);
         break;
     case SP_COL_LAST:
-        value(out, r->has_first_last, r->last, "%.3f");
+        duration(out, r->has_first_last, r->last, "%.3f", ctx);
         break;
     case SP_COL_STD:
-        value(out, r->has_timing, r->std, "%.3f");
+        duration(out, r->has_timing, r->std, "%.3f", ctx);
         break;
     case SP_COL_P50:
-        value(out, r->has_timing && r->has_percentiles, r->p50, "%.3f");
+        duration(out, r->has_timing && r->has_percentiles, r->p50, "%.3f", ctx);
         break;
     case SP_COL_P95:
-        value(out, r->has_timing && r->has_percentiles, r->p95, "%.3f");
+        duration(out, r->has_timing && r->has_percentiles, r->p95, "%.3f", ctx);
         break;
     case SP_COL_P99:
-        value(out, r->has_timing && r->has_percentiles, r->p99, "%.3f");
+        duration(out, r->has_timing && r->has_percentiles, r->p99, "%.3f", ctx);
         break;
     case SP_COL_IMBALANCE:
         value(out, r->has_imbalance, r->imbalance, "%.2f");
@@ -186,12 +214,12 @@ void sp_table_own_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column c
         break;
     case SP_COL_TOTAL:
         indent(out, d);
-        value(out, r->has_exclusive, r->exclusive, "%.6f");
+        duration(out, r->has_exclusive, r->exclusive, "%.6f", ctx);
         break;
     case SP_COL_AVG:
         indent(out, d);
-        value(out, r->has_exclusive && r->calls > 0,
-              r->calls > 0 ? r->exclusive / (double)r->calls : 0.0, "%.3e");
+        duration(out, r->has_exclusive && r->calls > 0,
+                 r->calls > 0 ? r->exclusive / (double)r->calls : 0.0, "%.3e", ctx);
         break;
     case SP_COL_PERCENT:
         indent(out, d);

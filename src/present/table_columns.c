@@ -7,28 +7,29 @@
 static const struct {
     const char *key;
     const char *header;
+    const char *readable; /* the header without " [s]" when cells carry their unit */
 } columns[SP_COL_COUNT_] = {
-    [SP_COL_REGION] = {"region", "region"},
-    [SP_COL_RANKS] = {"ranks", "ranks"},
-    [SP_COL_CALLS] = {"calls", "n"},
-    [SP_COL_TOTAL] = {"total", "total [s]"},
-    [SP_COL_PERCENT] = {"percent", "% session"},
-    [SP_COL_PARENT_PERCENT] = {"parent_percent", "% parent"},
-    [SP_COL_AVG] = {"avg", "avg/call [s]"},
-    [SP_COL_MIN] = {"min", "min [s]"},
-    [SP_COL_MAX] = {"max", "max [s]"},
-    [SP_COL_FIRST] = {"first", "first [s]"},
-    [SP_COL_LAST] = {"last", "last [s]"},
-    [SP_COL_STD] = {"std", "std [s]"},
-    [SP_COL_P50] = {"p50", "p50 [s]"},
-    [SP_COL_P95] = {"p95", "p95 [s]"},
-    [SP_COL_P99] = {"p99", "p99 [s]"},
-    [SP_COL_IMBALANCE] = {"imbalance", "imbalance [%]"},
-    [SP_COL_SLOWEST] = {"slowest", "slowest rank"},
-    [SP_COL_LOAD_BALANCE] = {"load_balance", "LB [%]"},
-    [SP_COL_THREADS] = {"threads", "threads"},
-    [SP_COL_THREAD_IMBALANCE] = {"thread_imbalance", "thread imb. [%]"},
-    [SP_COL_SLOWEST_THREAD] = {"slowest_thread", "slowest thread"},
+    [SP_COL_REGION] = {"region", "region", "region"},
+    [SP_COL_RANKS] = {"ranks", "ranks", "ranks"},
+    [SP_COL_CALLS] = {"calls", "n", "n"},
+    [SP_COL_TOTAL] = {"total", "total [s]", "total"},
+    [SP_COL_PERCENT] = {"percent", "% session", "% session"},
+    [SP_COL_PARENT_PERCENT] = {"parent_percent", "% parent", "% parent"},
+    [SP_COL_AVG] = {"avg", "avg/call [s]", "avg/call"},
+    [SP_COL_MIN] = {"min", "min [s]", "min"},
+    [SP_COL_MAX] = {"max", "max [s]", "max"},
+    [SP_COL_FIRST] = {"first", "first [s]", "first"},
+    [SP_COL_LAST] = {"last", "last [s]", "last"},
+    [SP_COL_STD] = {"std", "std [s]", "std"},
+    [SP_COL_P50] = {"p50", "p50 [s]", "p50"},
+    [SP_COL_P95] = {"p95", "p95 [s]", "p95"},
+    [SP_COL_P99] = {"p99", "p99 [s]", "p99"},
+    [SP_COL_IMBALANCE] = {"imbalance", "imbalance [%]", "imbalance [%]"},
+    [SP_COL_SLOWEST] = {"slowest", "slowest rank", "slowest rank"},
+    [SP_COL_LOAD_BALANCE] = {"load_balance", "LB [%]", "LB [%]"},
+    [SP_COL_THREADS] = {"threads", "threads", "threads"},
+    [SP_COL_THREAD_IMBALANCE] = {"thread_imbalance", "thread imb. [%]", "thread imb. [%]"},
+    [SP_COL_SLOWEST_THREAD] = {"slowest_thread", "slowest thread", "slowest thread"},
 };
 
 const char *sp_table_column_key(sp_table_column c) {
@@ -36,6 +37,22 @@ const char *sp_table_column_key(sp_table_column c) {
 }
 const char *sp_table_column_header(sp_table_column c) {
     return columns[c].header;
+}
+const char *sp_table_column_header_readable(sp_table_column c) {
+    return columns[c].readable;
+}
+
+const char *const *sp_table_parallel_columns(const sp_results *r, size_t *n) {
+    static const char *cols[5];
+    int ranks = sp_results_num_ranks(r) > 1;
+    if (!ranks && sp_results_num_threads(r) <= 1) return NULL;
+    *n = 0;
+    cols[(*n)++] = "region";
+    if (sp_results_find(r, "scope_profiler.session") >= 0) cols[(*n)++] = "percent";
+    cols[(*n)++] = "total";
+    cols[(*n)++] = ranks ? "imbalance" : "thread_imbalance";
+    cols[(*n)++] = ranks ? "slowest" : "slowest_thread";
+    return cols;
 }
 
 static int lookup(const char *name) {

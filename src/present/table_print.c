@@ -157,7 +157,7 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
         ncols = sp_table_columns_default(rows, defaults);
         cols = defaults;
     }
-    sp_cell_context ctx = {rows, fmt->exclusive_mode, 1, fmt->ascii};
+    sp_cell_context ctx = {rows, fmt->exclusive_mode, 1, fmt->ascii, fmt->readable};
     for (size_t j = 0; j < ncols; j++)
         if (cols[j] == SP_COL_CALLS) ctx.inline_count = 0;
 
@@ -170,7 +170,8 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
         goto done;
     }
     for (size_t j = 0; j < ncols; j++)
-        headers[j] = sp_table_column_header(cols[j]);
+        headers[j] = fmt->readable ? sp_table_column_header_readable(cols[j])
+                                   : sp_table_column_header(cols[j]);
     if (fmt->max_width && cols[0] == SP_COL_REGION &&
         !fit_width(&grid, headers, ncols, fmt->max_width, fmt->ascii)) {
         free(headers);
@@ -192,7 +193,8 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
                                  fmt->ascii,
                                  fmt->max_width,
                                  0,
-                                 fmt->no_events};
+                                 fmt->no_events,
+                                 fmt->readable};
         for (size_t j = 0; j < ncols; j++)
             nctx.shows_percentiles |=
                 cols[j] == SP_COL_P50 || cols[j] == SP_COL_P95 || cols[j] == SP_COL_P99;

@@ -1,5 +1,6 @@
 #include "record/output_path.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,4 +148,31 @@ char *sp_output_path_resolve(const char *pattern, const sp_launcher *l, int per_
         path = ranked;
     }
     return path;
+}
+
+int sp_output_path_make_parents(const char *path, char *failed, size_t failed_size) {
+    size_t n = strlen(path);
+    char *dir = malloc(n + 1);
+    if (!dir) return ENOMEM;
+    memcpy(dir, path, n + 1);
+    char *last = strrchr(dir, '/');
+    int rc = 0;
+    if (last && last != dir) {
+        *last = '\0';
+        /* each prefix ending before a '/', then the whole directory */
+        for (char *p = dir + 1;; p++) {
+            if (*p != '/' && *p != '\0') continue;
+            char c = *p;
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                rc = errno;
+                snprintf(failed, failed_size, "%s", dir);
+                break;
+            }
+            *p = c;
+            if (!c) break;
+        }
+    }
+    free(dir);
+    return rc;
 }

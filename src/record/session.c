@@ -63,12 +63,23 @@ static sp_status resolve_output(sp_config *cfg) {
     sp_launcher_detect(&l);
     int serial = __atomic_load_n(&finalize_hook, __ATOMIC_ACQUIRE) == NULL;
     int per_process = serial && (l.size > 1 || l.rank > 0);
+    size_t n = strlen(cfg->file_path);
+    int names_directory = n && cfg->file_path[n - 1] == '/'; /* "runs/": create it */
     char *path = sp_output_path_resolve(cfg->file_path, &l, per_process);
     if (!path) return SP_ERR_OUT_OF_MEMORY;
     free(cfg->file_path);
     cfg->file_path = path;
     cfg->launcher_rank = per_process ? l.rank : -1;
     if (per_process && !cfg->disable) warn_per_process(&l, path);
+    char failed[512];
+    int e = cfg->disable || !names_directory
+                ? 0
+                : sp_output_path_make_parents(path, failed, sizeof failed);
+    if (e)
+        fprintf(stderr,
+                "scope-profiler: cannot create the directory %s for the profile %s (%s): create "
+                "it or set SCOPE_PROFILER_OUTPUT to a writable place\n",
+                failed, path, strerror(e));
     return SP_OK;
 }
 

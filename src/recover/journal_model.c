@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/session_root.h"
 #include "recover/journal_read.h"
 
 typedef struct slot {
@@ -54,9 +55,10 @@ static slot slot_at(const sp_journal *j, const sp_journal_chunk_ref *c, uint32_t
     return s;
 }
 
-/* Counts completed, open and bad calls of chunks [a, b) (one region). */
+/* Counts completed, open and bad calls of chunks [a, b) (one region). The
+ * session root is open whenever a run dies: it is not one of the program's calls. */
 static uint64_t count_calls(sp_journal *j, size_t a, size_t b, sp_recover_report *report,
-                            int named) {
+                            int named, int session_root) {
     uint64_t n = 0;
     for (size_t k = a; k < b; k++) {
         const sp_journal_chunk_ref *c = &j->chunks[k];
@@ -64,7 +66,7 @@ static uint64_t count_calls(sp_journal *j, size_t a, size_t b, sp_recover_report
             slot s = slot_at(j, c, i);
             if (!s.end && !s.start) continue;
             if (!s.end) {
-                report->open_calls++;
+                report->open_calls += !session_root;
             } else if (!s.start || (j->header.clock_is_tsc && s.end < s.start) ||
                        to_ns(j, s.start) < 0 || to_ns(j, s.end) < to_ns(j, s.start)) {
                 j->bad_calls++;
@@ -187,7 +189,8 @@ sp_status sp_journal_build_model(sp_journal *const *js, size_t n, sp_model *m,
             for (b = a; b < j->num_chunks && j->chunks[b].region == region; b++) {
             }
             int named = region < j->num_regions && j->regions[region].name;
-            uint64_t calls = count_calls(j, a, b, report, named);
+            int root = named && strcmp(j->regions[region].name, SP_SESSION_ROOT_NAME) == 0;
+            uint64_t calls = count_calls(j, a, b, report, named, root);
             total += calls;
             num_rows += calls > 0;
             if (calls > largest) largest = calls;

@@ -30,7 +30,7 @@ expect_error "scope-profiler: diff: agg_py.h5 ran on 2 ranks but base_1.h5 on 1:
     diff agg_py.h5 base_1.h5
 expect_error "scope-profiler: diff: agg_py.h5 is an aggregate file (no per-call durations): --per-call needs per-call data; drop --per-call and compare repeated runs" \
     diff agg_py.h5 base_1.h5 --per-call --allow-different-sizes
-out=$("$bin/scope-profiler" diff agg_py.h5 base_1.h5 --significant --include s --allow-different-sizes)
+out=$(COLUMNS=0 "$bin/scope-profiler" diff agg_py.h5 base_1.h5 --significant --include s --allow-different-sizes)
 rc=$?
 want='  │ solve    │ 0.045           │ 0.201778        │ +0.156778 │ +348.4%     │ -     │ -              │ inconclusive (1 run per side) │
   │ setup    │ 0.06            │ 0.01            │ -0.05     │ -83.33%     │ -     │ -              │ inconclusive (1 run per side) │'

@@ -11,7 +11,10 @@ bin=$2
 cd "$dir" || exit 1
 NO_COLOR=1
 TERM=dumb
-export NO_COLOR TERM
+# The Python package does not fit its tables to a width (the diff table is
+# 81 columns): COLUMNS=0 is our "no limit", the mode that reproduces it.
+COLUMNS=0
+export NO_COLOR TERM COLUMNS
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0

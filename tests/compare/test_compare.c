@@ -423,7 +423,7 @@ static void test_text_table(void **state) {
     o.filter.num_include = 2;
     sp_comparison *c = compare(*state, &o);
     sp_textbuf b = SP_TEXTBUF_INIT;
-    sp_compare_text(&b, c, "Regions (2)", 0);
+    sp_compare_text(&b, c, "Regions (2)", 0, 0);
     assert_string_equal(
         sp_textbuf_str(&b),
         "Regions (2)\n"

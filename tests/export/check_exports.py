@@ -105,8 +105,11 @@ def check_chrome():
     doc = chrome("threads.h5")
     meta = [e for e in doc["traceEvents"] if e["name"] == "thread_name"]
     expect([(e["tid"], e["args"]) for e in meta],
-           [(0, {"name": "main", "lane": "thread", "thread": 0}),
-            (1, {"name": 'worker "1"', "lane": "thread", "thread": 1})], "thread names")
+           [(0, {"name": "main", "lane": "thread", "thread_index": 0, "native_id": 5001,
+                 "ident": 140001, "cpu_time_s": 0.009}),
+            (1, {"name": 'worker "1"', "lane": "thread", "thread_index": 1, "native_id": 5002,
+                 "ident": 140002, "cpu_time_s": 0.006})],
+           "thread names: the Python package's keys from the thread table")
     expect(sorted((e["tid"], e["name"], e["ts"]) for e in calls(doc)),
            [(0, "run", 0), (0, "task", 1000), (1, "run", 2000), (1, "task", 3000),
             (1, "task", 6000)], "threads as tids")
@@ -145,7 +148,9 @@ def check_selection():
     aligned = {e["pid"]: e["ts"] for e in calls(chrome("mpi.h5", "--include", "work"))}
     raw = {e["pid"]: e["ts"] for e in calls(chrome("mpi.h5", "--include", "work",
                                                    "--raw-clock"))}
-    expect((aligned, raw), ({0: 1000, 1: 6000}, {0: 1000, 1: 1000}), "clock alignment")
+    # raw clock: the Python package's float arithmetic (ns / 1e9 differences, times 1e6)
+    py_ts = (1_000_001_000_000 / 1e9 - 1_000_000_000_000 / 1e9) * 1e6
+    expect((aligned, raw), ({0: 1000, 1: 6000}, {0: py_ts, 1: py_ts}), "clock alignment")
 
 
 # --- perfetto: protoc --decode against our subset of the public protos -----------
@@ -296,6 +301,22 @@ def check_python_compat():
                [(e["type"], e["frame"]) for e in b["events"]], "O/C events")
         for x, y in zip(a["events"], b["events"]):
             close(x["at"], y["at"], 1e-9, "at")
+
+    # --ranks 0 --raw-clock: the Python package's export (docs/cli.md "Clocks").
+    ours = json.loads(export_bytes("speedscope", profile, "--ranks", "0", "--raw-clock"))
+    expect(ours["exporter"].startswith("scope-profiler-c@"), True, "our exporter name")
+    ours["exporter"] = py["exporter"]
+    expect(ours, py, "speedscope --ranks 0 --raw-clock equals the Python package's export")
+    with open(os.path.join(compare, "shift_a.chrome.json")) as f:
+        py = json.load(f)
+    ours = chrome(profile, "--ranks", "0", "--raw-clock")
+    ours["metadata"].pop("run_metadata")
+    ours["metadata"]["exporter"] = py["metadata"]["exporter"]
+    order = lambda d: sorted(d["traceEvents"], key=lambda e: (e["ph"] != "M", e.get("ts", 0)))
+    expect({k: v for k, v in ours.items() if k != "traceEvents"},
+           {k: v for k, v in py.items() if k != "traceEvents"}, "chrome-trace header")
+    # the same events, every float bit for bit; only the order differs (ours: call tree)
+    expect(order(ours), order(py), "chrome-trace --ranks 0 --raw-clock events")
 
 
 # --- hostile names survive every format ------------------------------------------

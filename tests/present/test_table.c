@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "common/duration_text.h"
 #include "present/table.h"
 #include "present_test_util.h"
 #include "table_cases.h"
@@ -63,7 +64,7 @@ static sp_table_column cols(const char *const *names, size_t n, sp_table_column 
 
 static void test_default_columns_match_fixtures(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 0, 1, "ignored title", "py_tutorial2.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 1, "ignored title", "py_tutorial2.h5", 0, 0, 0, 0};
     sp_table_rows r = make_rows(tutorial_rows, N(tutorial_rows));
     char *text = format(&r, &fmt);
     check_against(text, SP_FIXTURES_DIR, "py_tutorial2.table.txt");
@@ -86,7 +87,7 @@ static void test_statistics_columns(void **state) {
     const char *names[] = {"region", "ranks", "calls", "total", "avg", "min", "p95", "imbalance"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(tutorial_rows, N(tutorial_rows), &fmt, "tutorial_stats.txt");
 }
 
@@ -95,7 +96,7 @@ static void test_parent_percent_column(void **state) {
     const char *names[] = {"region", "calls", "total", "parent_percent", "avg", "imbalance"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(multirank_rows, N(multirank_rows), &fmt, "multirank_parent.txt");
 }
 
@@ -104,7 +105,7 @@ static void test_every_column(void **state) {
     sp_table_column c[SP_COL_IMBALANCE + 1]; /* Python's columns */
     for (int i = 0; i <= SP_COL_IMBALANCE; i++)
         c[i] = (sp_table_column)i;
-    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {c, N(c), 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     expect(multirank_rows, N(multirank_rows), &fmt, "multirank_all.txt");
     expect(cschema2_rows, N(cschema2_rows), &fmt, "cschema2_all.txt");
 }
@@ -210,9 +211,9 @@ static const sp_table_row session_rows[] = {
 
 static void test_session_percentages_and_notes(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - s.h5 (2 ranks)", "dir with space/it's.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - s.h5 (2 ranks)", "dir with space/it's.h5", 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &fmt, "session_coverage.txt");
-    sp_table_format excl = {NULL, 0, 1, 0, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0};
+    sp_table_format excl = {NULL, 0, 1, 0, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &excl, "session_exclusive.txt");
 }
 
@@ -221,27 +222,65 @@ static void test_notes_with_hints(void **state) {
     char cwd[PATH_MAX], path[PATH_MAX + 32];
     assert_non_null(getcwd(cwd, sizeof cwd));
     snprintf(path, sizeof path, "%s/./sub/../py_tutorial2.h5", cwd); /* relpath: py_tutorial2.h5 */
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", path, 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", path, 0, 0, 0, 0};
     expect(tutorial_rows, N(tutorial_rows), &fmt, "tutorial_notes.txt");
-    sp_table_format fmt2 = {NULL, 0, 0, 0, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0};
+    sp_table_format fmt2 = {NULL, 0, 0, 0, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0, 0};
     expect(cschema2_rows, N(cschema2_rows), &fmt2, "cschema2_notes.txt");
 }
 
 static void test_ascii(void **state) {
     (void)state;
-    sp_table_format fmt = {NULL, 0, 0, 1, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 1, 0, "upstream_c - c_schema2.h5 (1 rank)", "c_schema2.h5", 0, 0, 0, 0};
     expect(cschema2_rows, N(cschema2_rows), &fmt, "cschema2_ascii.txt");
     const char *names[] = {"name", "calls", "percent", "total"};
     sp_table_column c[N(names)];
     cols(names, N(names), c);
-    sp_table_format excl = {c, N(c), 1, 1, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0};
+    sp_table_format excl = {c, N(c), 1, 1, 0, "run - s.h5 (2 ranks)", NULL, 0, 0, 0, 0};
     expect(session_rows, N(session_rows), &excl, "session_ascii.txt");
+}
+
+/* docs/cli.md "Units": one rule for every readable duration. */
+static void test_duration_units(void **state) {
+    (void)state;
+    static const struct {
+        double s;
+        const char *utf8, *ascii;
+    } cases[] = {
+        {0.0, "0 s", "0 s"},          {22e-9, "22.0 ns", "22.0 ns"},
+        {300e-6, "300 \xc2\xb5s", "300 us"}, {0.00306, "3.06 ms", "3.06 ms"},
+        {20.1, "20.1 s", "20.1 s"},     {4127.4, "4127 s", "4127 s"},
+        {0.0009997, "1.00 ms", "1.00 ms"}, {9.996e-3, "10.0 ms", "10.0 ms"},
+        {NAN, "-", "-"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        char text[32];
+        sp_format_duration(cases[i].s, 0, text, sizeof text);
+        assert_string_equal(text, cases[i].utf8);
+        sp_format_duration(cases[i].s, 1, text, sizeof text);
+        assert_string_equal(text, cases[i].ascii);
+    }
+}
+
+/* Readable counts: exact below 10 M (1,998,000 is not "2M"). */
+static void test_exact_counts(void **state) {
+    (void)state;
+    static const struct {
+        uint64_t v;
+        const char *text;
+    } cases[] = {{0, "0"}, {1998000, "1998000"}, {9999999, "9999999"},
+                 {12345678, "12.3M"}, {1230000000, "1.23B"}};
+    for (size_t i = 0; i < N(cases); i++) {
+        sp_textbuf b = SP_TEXTBUF_INIT;
+        sp_format_count_exact(&b, cases[i].v);
+        assert_string_equal(sp_textbuf_str(&b), cases[i].text);
+        sp_textbuf_free(&b);
+    }
 }
 
 static void test_no_rows(void **state) {
     (void)state;
     sp_table_rows r = {0, NULL, 0, 0.0};
-    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - x.h5 (1 rank)", "x.h5", 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - x.h5 (1 rank)", "x.h5", 0, 0, 0, 0};
     char *text = format(&r, &fmt);
     assert_string_equal(text, "run - x.h5 (1 rank)\n  (no regions recorded)\n");
     free(text);
@@ -320,7 +359,7 @@ static void test_inline_count_only_without_calls_column(void **state) {
         {.name = "b", .calls = 1, .has_timing = 1, .total = 0.5, .num_ranks = 1},
     };
     sp_table_rows r = make_rows(rows, 2);
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     sp_table_cell(&b, &rows[0], SP_COL_REGION, &ctx);
     sp_textbuf_putc(&b, '|');
@@ -343,7 +382,7 @@ static void test_unknown_values_print_dashes(void **state) {
                               .min = NAN,
                               .p50 = NAN};
     sp_table_rows r = make_rows(&row, 1);
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_cell(&b, &row, (sp_table_column)c, &ctx);
@@ -388,7 +427,7 @@ static void test_own_row_cells(void **state) {
     sp_table_rows r = make_rows(&row, 1);
     r.has_session_total = 1;
     r.session_total = 4.0;
-    sp_cell_context ctx = {&r, 0, 1, 0};
+    sp_cell_context ctx = {&r, 0, 1, 0, 0};
     sp_textbuf b = SP_TEXTBUF_INIT;
     for (int c = 0; c < SP_COL_COUNT_; c++) {
         sp_table_own_cell(&b, &row, (sp_table_column)c, &ctx);
@@ -402,7 +441,7 @@ static void test_own_row_cells(void **state) {
 /* sp_table_print writes the same text to a stream. */
 static void print_cb(FILE *f, void *arg) {
     sp_table_rows r = make_rows(tutorial_rows, N(tutorial_rows));
-    sp_table_format fmt = {NULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0};
+    sp_table_format fmt = {NULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0, 0};
     sp_error err = {SP_OK, ""};
     *(sp_status *)arg = sp_table_print(f, &r, &fmt, &err);
 }
@@ -463,6 +502,8 @@ int main(void) {
         cmocka_unit_test(test_notes_with_hints),
         cmocka_unit_test(test_ascii),
         cmocka_unit_test(test_no_rows),
+        cmocka_unit_test(test_duration_units),
+        cmocka_unit_test(test_exact_counts),
         cmocka_unit_test(test_count_format),
         cmocka_unit_test(test_pct_and_prefix),
         cmocka_unit_test(test_inline_count_only_without_calls_column),

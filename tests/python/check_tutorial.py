@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory() as work:
     stats = cli_json("stats", path, "-o", "-")
     meta = cli_json("metadata", path)["files"][0]["metadata"]
     full_meta = cli_json("metadata", os.path.join(work, "full.h5"))["files"][0]["metadata"]
-    table_text = run_cli("inspect", path, "--regions-only", "--suppress-notes", "--width", "0")
+    table_text = run_cli("inspect", path, "--regions-only", "--suppress-notes", "--width", "0", "--seconds")
     with open(os.path.join(work, "region_statistics.json")) as f:
         written_stats = json.load(f)
     with open(os.path.join(work, "metadata.json")) as f:

@@ -94,5 +94,15 @@ rc=$?
 [ "$rc" = 2 ] && grep -qF "it is a special file (a socket?), not a regular file" "$dir/err" ||
     fail "export to a socket: exit $rc, $(cat "$dir/err")"
 
+# SCOPE_PROFILER_OUTPUT naming a missing directory: it is created (issue 28);
+# one that cannot be (a file in the way) is named on stderr.
+SCOPE_PROFILER_OUTPUT="$dir/new/deeper/" "$demo" >/dev/null 2>"$dir/err" || fail "new directory: exit $?, $(cat "$dir/err")"
+"$cli" inspect "$dir/new/deeper/profiling_data.h5" --metadata-only >/dev/null 2>&1 ||
+    fail "SCOPE_PROFILER_OUTPUT=new/deeper/: no profile in the new directory"
+echo text >"$dir/plain"
+SCOPE_PROFILER_OUTPUT="$dir/plain/sub/" SCOPE_PROFILER_QUIET=0 "$demo" >/dev/null 2>"$dir/err"
+grep -qF "scope-profiler: cannot create the directory $dir/plain/sub for the profile $dir/plain/sub/profiling_data.h5 (Not a directory)" "$dir/err" ||
+    fail "a file in the way of the output directory: $(cat "$dir/err")"
+
 [ "$fails" = 0 ] && echo "output targets: all cases passed"
 exit $((fails > 0))

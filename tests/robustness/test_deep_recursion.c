@@ -112,8 +112,8 @@ static void finalize_prints_folded_rows(void **state) {
     char *text = finalize_text(fx->path);
     assert_true(strlen(text) < 4096);
     assert_non_null(strstr(text, "│ └─ a   "));
-    assert_non_null(strstr(text, "│ │ └─ b ↻ (5kx)  "));
-    assert_non_null(strstr(text, "│ │ │ └─ a ↻ (5kx)  "));
+    assert_non_null(strstr(text, "│ │ └─ b ↻ (5000x)  "));
+    assert_non_null(strstr(text, "│ │ │ └─ a ↻ (4999x)  "));
     assert_int_equal(rs_count(text, "↻ ("), 2);
     free(text);
 }

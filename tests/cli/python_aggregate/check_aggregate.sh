@@ -14,7 +14,7 @@ cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$cli" inspect agg.h5 --regions-only > table.txt 2> err.txt || fail "inspect: $(cat err.txt)"
-grep -q 'timestep (10x) *0\.150000' table.txt || fail "table: $(cat table.txt)"
+grep -q 'timestep (10x) *150 ms' table.txt || fail "table: $(cat table.txt)"
 
 "$cli" inspect agg.h5 --format csv > rows.csv 2> err.txt || fail "inspect --format csv: $(cat err.txt)"
 # name, num_ranks, num_calls, total, inclusive, exclusive (seconds)
