@@ -62,6 +62,7 @@ static int on_option(void *ctx, int id, const char *value) {
             return cli_choice_error("scaling", "--format", value, formats, 3);
         a->format = value;
         return 0;
+    }
     case OPT_MODEL:
         a->model = 1;
         return 0;
