@@ -13,3 +13,5 @@ set(SP_SOURCES_cli
   plot.c report.c help_plot.c
   recover.c
   calibrate.c run.c)
+# what the reader repaired in a damaged profile (issue 22 item 7)
+list(APPEND SP_SOURCES_cli cli_repairs.c)
