@@ -45,6 +45,8 @@ const char cli_help_export[] =
     "  --no-args            chrome-trace: no per-call args (speedscope shows each\n"
     "                       call with args as a frame of its own)\n"
     "  --per-rank           folded: the rank (\"rank 3\") is the first frame\n"
+    "  --max-depth N        folded: at most N frames a line (default 256); deeper\n"
+    "                       calls end in one frame \"\xe2\x80\xa6(K levels)\" with their time\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
     "\n"
@@ -79,21 +81,17 @@ enum {
     OPT_WINDOW,
     OPT_MIN_DURATION,
     OPT_MAX_EVENTS,
-    OPT_DRY_RUN
+    OPT_DRY_RUN,
+    OPT_MAX_DEPTH
 };
 
 static const cli_option OPTIONS[] = {
-    {"output", 'o', CLI_VALUE, OPT_OUTPUT},
-    {"max-size", 0, CLI_VALUE, OPT_MAX_SIZE},
-    {"per-rank", 0, CLI_FLAG, OPT_PER_RANK},
-    {"no-args", 0, CLI_FLAG, OPT_NO_ARGS},
-    {"raw-clock", 0, CLI_FLAG, OPT_RAW_CLOCK},
-    {"threads", 0, CLI_LIST, OPT_THREADS},
-    {"window", 0, CLI_VALUE, OPT_WINDOW},
-    {"min-duration", 0, CLI_VALUE, OPT_MIN_DURATION},
-    {"max-events", 0, CLI_VALUE, OPT_MAX_EVENTS},
-    {"dry-run", 0, CLI_FLAG, OPT_DRY_RUN},
-    CLI_SELECT_OPTIONS,
+    {"output", 'o', CLI_VALUE, OPT_OUTPUT},       {"max-size", 0, CLI_VALUE, OPT_MAX_SIZE},
+    {"per-rank", 0, CLI_FLAG, OPT_PER_RANK},      {"no-args", 0, CLI_FLAG, OPT_NO_ARGS},
+    {"raw-clock", 0, CLI_FLAG, OPT_RAW_CLOCK},    {"threads", 0, CLI_LIST, OPT_THREADS},
+    {"window", 0, CLI_VALUE, OPT_WINDOW},         {"min-duration", 0, CLI_VALUE, OPT_MIN_DURATION},
+    {"max-events", 0, CLI_VALUE, OPT_MAX_EVENTS}, {"dry-run", 0, CLI_FLAG, OPT_DRY_RUN},
+    {"max-depth", 0, CLI_VALUE, OPT_MAX_DEPTH},   CLI_SELECT_OPTIONS,
 };
 
 #define DEFAULT_JSON_LIMIT 512000000ULL
@@ -103,6 +101,7 @@ typedef struct export_options {
     const char *output;
     int dry_run;
     int has_max_size;
+    int has_max_depth;
     uint64_t max_size;
     sp_export_options ex;
     int64_t *threads;
@@ -266,6 +265,19 @@ static int on_option(void *ctx, int id, const char *value) {
         o->ex.select.max_events = n;
         return 0;
     }
+    case OPT_MAX_DEPTH: {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(value, &end, 10);
+        if (end == value || *end || errno || n < 2 || n > 1000000 || value[0] == '-')
+            return cli_value_error("export",
+                                   "bad --max-depth value \"%s\": use a number of frames from 2 "
+                                   "to 1000000",
+                                   value);
+        o->ex.max_depth = (unsigned)n;
+        o->has_max_depth = 1;
+        return 0;
+    }
     default:
         return cli_select_option(&o->select, id, value);
     }
@@ -345,6 +357,8 @@ static int run(const char *format_name, const char *path, export_options *o) {
     if (!sp_export_format_from_name(format_name, &format)) return unknown_format(format_name);
     if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
         return cli_usage_error("export", "--per-rank applies to the folded format only");
+    if (o->has_max_depth && format != SP_EXPORT_FOLDED)
+        return cli_usage_error("export", "--max-depth applies to the folded format only");
     if (o->ex.no_args && format != SP_EXPORT_CHROME_TRACE)
         return cli_usage_error("export", "--no-args applies to the chrome-trace format only");
     o->ex.select.filter = cli_select_filter(&o->select);

@@ -19,6 +19,9 @@ sp_status sp_write_chrome_trace(sp_export_job *job);
 sp_status sp_write_perfetto(sp_export_job *job);
 sp_status sp_write_speedscope(sp_export_job *job);
 sp_status sp_write_folded(sp_export_job *job);
+/* The folded output's exact size (the paths are built, nothing is written;
+ * 0 when that fails). */
+uint64_t sp_folded_bytes(const sp_export_job *job);
 
 /* The expected output size of the job's format for the walker's selection. */
 uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job);
