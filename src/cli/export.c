@@ -46,7 +46,7 @@ const char cli_help_export[] =
     "                       call with args as a frame of its own)\n"
     "  --per-rank           folded: the rank (\"rank 3\") is the first frame\n"
     "  --max-depth N        folded: at most N frames a line (default 256); deeper\n"
-    "                       calls end in one frame \"\xe2\x80\xa6(K levels)\" with their time\n"
+    "                       calls end in one frame \"...(K levels)\" with their time\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
     "\n"

@@ -207,23 +207,6 @@ static sp_status drop_outside_run(sp_rd *rd, sp_model *m, const run_span *s, uin
     return st == SP_ERR_OUT_OF_MEMORY ? sp_rd_no_memory(rd) : st;
 }
 
-/* Aggregate rows keep no calls to drop: a longest call beyond the run is damage. */
-static sp_status aggregate_within_run(sp_rd *rd, const sp_model *m, const run_span *s) {
-    if (m->layout != SP_LAYOUT_AGGREGATE || !s->has_start || !s->has_end) return SP_OK;
-    for (size_t i = 0; i < m->num_rows; i++) {
-        const sp_model_row *row = &m->rows[i];
-        int64_t offset, error;
-        int comparable = on_rank0_clock(m, row->rank, &offset, &error);
-        if (row->count && row->has_stats &&
-            !call_fits(s, s->start, row->stats.maximum, comparable, 0, error))
-            return sp_rd_damaged(rd,
-                                 "/rank_region_index/aggregate_maximums[%zu] is %" PRId64
-                                 " ns, longer than the run (%" PRId64 " ns)",
-                                 i, row->stats.maximum, s->end - s->start);
-    }
-    return SP_OK;
-}
-
 /* --- statistics against the calls ------------------------------------------------ */
 
 /* total lies in [count x minimum, count x maximum] and the mean in [minimum,
@@ -297,7 +280,6 @@ sp_status sp_rd_plausibility(sp_rd *rd, sp_model *m) {
     if (!st && m->schema == 1) st = legacy_groups(rd);
     uint64_t dropped = 0, recomputed = 0;
     if (!st) st = drop_outside_run(rd, m, &span, &dropped);
-    if (!st) st = aggregate_within_run(rd, m, &span);
     if (!st) st = check_row_stats(rd, m, &recomputed);
     if (!st) st = count_in_metadata(rd, m, SP_CALLS_DROPPED_KEY, dropped);
     if (!st) st = count_in_metadata(rd, m, SP_STATS_RECOMPUTED_KEY, recomputed);

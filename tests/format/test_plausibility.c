@@ -93,30 +93,6 @@ static void test_stats_contradict_their_count(void **state) {
                     "does not lie between count x minimum and count x maximum");
 }
 
-/* An aggregate file (no calls to drop) whose longest call outlasts the run. */
-static void test_aggregate_longest_call_beyond_run(void **state) {
-    (void)state;
-    const char *path = basic_run("aggregate.h5", 0, 20000, 1);
-#define INDEX "/rank_region_index/"
-    int64_t counts[] = {3, 2, 3, 1}, totals[] = {600, 110, INT64_C(5000000900), 10};
-    int64_t minimums[] = {100, 50, 0, 10}, maximums[] = {300, 60, INT64_C(5000000000), 10};
-    int64_t exclusives[] = {500, 110, -1, 10}, zeros[] = {0, 0, 0, 0};
-    fs_replace_ints(path, INDEX "aggregate_counts", H5T_STD_U64LE, counts, 4);
-    fs_replace_ints(path, INDEX "aggregate_totals", H5T_STD_I64LE, totals, 4);
-    fs_replace_ints(path, INDEX "aggregate_minimums", H5T_STD_I64LE, minimums, 4);
-    fs_replace_ints(path, INDEX "aggregate_maximums", H5T_STD_I64LE, maximums, 4);
-    fs_replace_ints(path, INDEX "aggregate_exclusives", H5T_STD_I64LE, exclusives, 4);
-    fs_replace_ints(path, INDEX "event_counts", H5T_STD_U64LE, zeros, 4);
-    fs_replace_ints(path, INDEX "event_offsets", H5T_STD_U64LE, zeros, 4);
-    fs_delete(path, "/events");
-    fs_delete(path, INDEX "summary_statistics");
-#undef INDEX
-    fs_set_attr_string(path, "/", "storage_layout", "aggregate");
-    fs_expect_error(path, SP_ERR_DAMAGED,
-                    "damaged profile: /rank_region_index/aggregate_maximums[2] is 5000000000 ns, "
-                    "longer than the run (20000 ns)");
-}
-
 /* --- schema 1 -------------------------------------------------------------------- */
 
 static hid_t make_group(hid_t f, const char *path) {
@@ -348,7 +324,6 @@ int main(void) {
         cmocka_unit_test(test_mpi_size_not_a_size),
         cmocka_unit_test(test_rank_beyond_mpi_size),
         cmocka_unit_test(test_stats_contradict_their_count),
-        cmocka_unit_test(test_aggregate_longest_call_beyond_run),
         cmocka_unit_test(test_schema1_mangled_rank_name),
         cmocka_unit_test(test_schema1_mangled_regions_group),
         cmocka_unit_test(test_schema1_rank_beyond_mpi_size),
