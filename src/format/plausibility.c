@@ -147,22 +147,15 @@ static sp_status legacy_groups(sp_rd *rd) {
 
 /* --- calls against the run --------------------------------------------------------- */
 
-/* Whether the rank's times share rank 0's clock (one process, one node, or a
- * stored offset to rank 0), with the offset to add and its uncertainty. */
+/* Whether the rank's calls are held to the metadata's run times: rank 0's
+ * (merged per-rank files keep the lowest rank's metadata, and each rank's
+ * process had a session of its own), or every rank of a single process. */
 static int on_rank0_clock(const sp_model *m, uint32_t rank, int64_t *offset, int64_t *error) {
     *offset = 0;
     *error = 0;
-    int64_t size = 1, nodes = 0;
+    int64_t size = 1;
     meta_int(m, "mpi_size", &size);
-    meta_int(m, "num_nodes", &nodes);
-    if (rank == 0 || size <= 1 || nodes == 1) return 1;
-    for (size_t i = 0; i < m->num_clock_offsets; i++) {
-        if (m->clock_offsets[i].rank != rank) continue;
-        *offset = m->clock_offsets[i].offset_ns;
-        *error = llabs(m->clock_offsets[i].uncertainty_ns);
-        return 1;
-    }
-    return 0;
+    return rank == 0 || size <= 1;
 }
 
 /* Whether one call could have happened in the run. A rank on another clock
