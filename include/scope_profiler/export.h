@@ -63,7 +63,12 @@ typedef struct sp_export_options {
                      args to frame names, so every call would become a frame of its own) */
     int aggregate_ranks; /* hatchet: one row per call path, averaged over the ranks
                             (Thicket's groupby), instead of one row per path and rank */
+    unsigned max_depth; /* folded: frames per line (>= 2); deeper calls fold into one
+                           frame "…(N levels)"; 0 = SP_FOLDED_DEFAULT_DEPTH */
 } sp_export_options;
+
+/** Frames per folded line unless sp_export_options.max_depth says otherwise. */
+#define SP_FOLDED_DEFAULT_DEPTH 256
 
 /** What an export will write, known before writing (sp_export_estimate). */
 typedef struct sp_export_estimate {
@@ -79,8 +84,8 @@ SP_API const char *sp_export_format_name(sp_export_format format);
 SP_API int sp_export_format_from_name(const char *name, sp_export_format *out);
 
 /** Counts the selected calls and estimates the output size (within about 20 %
- *  for the JSON formats and perfetto; folded output grows with the number of
- *  distinct paths, which the estimate bounds from above). */
+ *  for the JSON formats and perfetto; for folded the exact size: its paths
+ *  are built as for writing, without writing them). */
 SP_API sp_status sp_export_estimate_size(const sp_results *results, sp_export_format format,
                                          const sp_export_options *options, sp_export_estimate *out,
                                          sp_error *err);

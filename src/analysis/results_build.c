@@ -132,6 +132,13 @@ static sp_status build_ranks(sp_results *r) {
         r->num_ranks = n;
         return SP_OK;
     }
+    /* A rank's own file (the MPI library's NAME.rank<N>.h5 when the shared
+     * file could not be written) names its mpi_rank and holds that rank alone. */
+    const sp_meta_entry *own = sp_model_meta_find(m, "mpi_rank");
+    if (own && own->type == SP_META_INT && n == 1) {
+        r->num_ranks = 1;
+        return SP_OK;
+    }
     double mpi_size = 1.0;
     const sp_meta_entry *e = sp_model_meta_find(m, "mpi_size");
     if (e && (!sp_meta_to_double(e, &mpi_size) || !(mpi_size >= 1.0) || mpi_size > 1e9))

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_error.h"
+#include "cli/cli_repairs.h"
 
 int cli_read_runs(const cli_list *files, cli_runs *out) {
     out->items = calloc(files->count ? files->count : 1, sizeof *out->items);
@@ -16,6 +17,7 @@ int cli_read_runs(const cli_list *files, cli_runs *out) {
         cli_reading(files->items[i]);
         sp_results *r = sp_read(files->items[i], &err);
         if (r) {
+            cli_warn_repairs(r);
             out->items[out->count++] = r;
         } else {
             cli_error_sp(&err);

@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_error.h"
+#include "cli/cli_repairs.h"
 #include "model/results_model.h"
 
 int cli_select_option(cli_select *s, int id, const char *value) {
@@ -43,5 +44,8 @@ void cli_select_free(cli_select *s) {
 }
 
 sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err) {
-    return sp_read_ranks(path, s->ranks.count ? s->ranks.ranks : NULL, s->ranks.count, err);
+    sp_results *r =
+        sp_read_ranks(path, s->ranks.count ? s->ranks.ranks : NULL, s->ranks.count, err);
+    if (r) cli_warn_repairs(r);
+    return r;
 }

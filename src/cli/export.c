@@ -65,6 +65,8 @@ const char cli_help_export[] =
     "                       (and the largest and smallest rank), for Thicket\n"
     "  --data-format F      data: csv (default) or json\n"
     "  --duration-metrics M...  data: total (default), avg, min, max, std\n"
+    "  --max-depth N        folded: at most N frames a line (default 256); deeper\n"
+    "                       calls end in one frame \"...(K levels)\" with their time\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
     "                       aligned to rank 0's clock with the stored offsets)\n"
     "\n"
@@ -107,7 +109,8 @@ enum {
     OPT_DRY_RUN,
     OPT_AGGREGATE_RANKS,
     OPT_DATA_FORMAT,
-    OPT_DURATION_METRICS
+    OPT_DURATION_METRICS,
+    OPT_MAX_DEPTH
 };
 
 static const cli_option OPTIONS[] = {
@@ -124,6 +127,7 @@ static const cli_option OPTIONS[] = {
     {"aggregate-ranks", 0, CLI_FLAG, OPT_AGGREGATE_RANKS},
     {"data-format", 0, CLI_VALUE, OPT_DATA_FORMAT},
     {"duration-metrics", 0, CLI_LIST, OPT_DURATION_METRICS},
+    {"max-depth", 0, CLI_VALUE, OPT_MAX_DEPTH},
     CLI_SELECT_OPTIONS,
 };
 
@@ -134,6 +138,7 @@ typedef struct export_options {
     const char *output;
     int dry_run;
     int has_max_size;
+    int has_max_depth;
     uint64_t max_size;
     sp_export_options ex;
     int64_t *threads;
@@ -311,6 +316,19 @@ static int on_option(void *ctx, int id, const char *value) {
         o->ex.select.max_events = n;
         return 0;
     }
+    case OPT_MAX_DEPTH: {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(value, &end, 10);
+        if (end == value || *end || errno || n < 2 || n > 1000000 || value[0] == '-')
+            return cli_value_error("export",
+                                   "bad --max-depth value \"%s\": use a number of frames from 2 "
+                                   "to 1000000",
+                                   value);
+        o->ex.max_depth = (unsigned)n;
+        o->has_max_depth = 1;
+        return 0;
+    }
     default:
         return cli_select_option(&o->select, id, value);
     }
@@ -391,6 +409,8 @@ static int unknown_format(const char *name) {
 static int check_format_options(sp_export_format format, const export_options *o) {
     if (o->ex.per_rank && format != SP_EXPORT_FOLDED)
         return cli_usage_error("export", "--per-rank applies to the folded format only");
+    if (o->has_max_depth && format != SP_EXPORT_FOLDED)
+        return cli_usage_error("export", "--max-depth applies to the folded format only");
     if (o->ex.no_args && format != SP_EXPORT_CHROME_TRACE)
         return cli_usage_error("export", "--no-args applies to the chrome-trace format only");
     if (o->ex.aggregate_ranks && format != SP_EXPORT_HATCHET)

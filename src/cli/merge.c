@@ -8,7 +8,7 @@
  * streamed into the atomic writer (src/format/writer.h), so memory holds one
  * input at a time. The region table is the union (renumbered), rows keep
  * their ranks, the metadata is the lowest rank's with mpi_size set to the
- * number of ranks (and num_nodes to the distinct host names when every file
+ * number of ranks, or the highest rank + 1 when ranks are missing (and num_nodes to the distinct host names when every file
  * names its host); "mpi_rank" is dropped. Aggregate-layout files (aggregate
  * mode's per-rank files) merge with each other (merge_aggregate.c).
  */
@@ -55,12 +55,16 @@ sp_meta_entry *merge_metadata(const merge_plan *plan, const sp_model *m, size_t 
     if (!meta) return NULL;
     size_t n = 0;
     int has_size = 0, has_nodes = 0;
+    /* with ranks missing, the run had at least max_rank + 1 (readers check ranks against it) */
+    int64_t size = (int64_t)(plan->num_ranks && plan->max_rank + 1 > plan->num_ranks
+                                 ? (size_t)plan->max_rank + 1
+                                 : plan->num_ranks);
     for (size_t i = 0; i < m->num_meta; i++) {
         const sp_meta_entry *e = &m->meta[i];
         if (strcmp(e->key, "mpi_rank") == 0) continue;
         meta[n] = *e;
         if (strcmp(e->key, "mpi_size") == 0) {
-            set_int(&meta[n], "mpi_size", (int64_t)plan->num_ranks);
+            set_int(&meta[n], "mpi_size", size);
             has_size = 1;
         } else if (strcmp(e->key, "num_nodes") == 0 && plan->num_nodes) {
             set_int(&meta[n], "num_nodes", (int64_t)plan->num_nodes);
@@ -68,7 +72,7 @@ sp_meta_entry *merge_metadata(const merge_plan *plan, const sp_model *m, size_t 
         }
         n++;
     }
-    if (!has_size) set_int(&meta[n++], "mpi_size", (int64_t)plan->num_ranks);
+    if (!has_size) set_int(&meta[n++], "mpi_size", size);
     if (!has_nodes && plan->num_nodes) set_int(&meta[n++], "num_nodes", (int64_t)plan->num_nodes);
     *count = n;
     return meta;

@@ -14,3 +14,5 @@ set(SP_SOURCES_cli
   recover.c
   calibrate.c run.c
   waits.c inspect_waits.c cli_wrap.c)
+# what the reader repaired in a damaged profile (issue 22 item 7)
+list(APPEND SP_SOURCES_cli cli_repairs.c)

@@ -5,7 +5,10 @@
  * (with per_rank: a first frame "rank N"). Frames escape "%", ";" and control
  * characters as %XX (docs/cli.md). Lines come in first-call order, depth
  * first; paths whose total is 0 ns are left out. Memory: one node per distinct
- * path.
+ * path. A path deeper than the depth cap (options->max_depth frames, default
+ * SP_FOLDED_DEFAULT_DEPTH) keeps its first max_depth - 1 frames; everything
+ * below ends in one frame "…(N levels)" (N: how deep it went) with the time
+ * of all those calls, so that output and memory stay bounded on deep runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +19,14 @@
 
 #define NO_NODE  UINT32_MAX
 #define RANK_KEY (UINT64_C(1) << 32)
+#define FOLD_KEY (UINT64_C(1) << 33)
 
 typedef struct node {
     uint32_t parent;
     uint32_t first_child, last_child, next_sibling;
-    uint64_t key; /* region index, or RANK_KEY | rank */
+    uint64_t key; /* region index, RANK_KEY | rank, or FOLD_KEY */
     uint64_t self_ns;
+    uint32_t levels; /* FOLD_KEY: the deepest level folded into it, from 1 */
 } node;
 
 typedef struct folded {
@@ -32,6 +37,8 @@ typedef struct folded {
     size_t num_slots;
     uint32_t roots_first, roots_last;
     uint32_t rank_node; /* per_rank: the current rank's root */
+    uint32_t max_depth; /* frames per line */
+    uint64_t bytes;     /* counted instead of written when the job has no sink */
     int oom;
 } folded;
 
@@ -82,7 +89,7 @@ static uint32_t child(folded *f, uint32_t parent, uint64_t key) {
         f->cap = cap;
     }
     uint32_t id = (uint32_t)f->count++;
-    f->nodes[id] = (node){parent, NO_NODE, NO_NODE, NO_NODE, key, 0};
+    f->nodes[id] = (node){parent, NO_NODE, NO_NODE, NO_NODE, key, 0, 0};
     f->slots[k] = id + 1;
     link_child(f, parent, id);
     return id;
@@ -91,7 +98,16 @@ static uint32_t child(folded *f, uint32_t parent, uint64_t key) {
 static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     folded *f = ctx;
     uint32_t up = parent ? (uint32_t)parent->user[0] : f->rank_node;
-    uint32_t id = child(f, up, call->region);
+    uint64_t frame = (uint64_t)call->depth + (f->rank_node != NO_NODE); /* 0-based */
+    uint32_t id;
+    if (frame + 1 < f->max_depth) {
+        id = child(f, up, call->region);
+    } else { /* the cap's frame, or below it: one fold node per capped path */
+        id = frame + 1 == f->max_depth ? child(f, up, FOLD_KEY) : up;
+        uint64_t levels = frame + 2 - f->max_depth;
+        if (id != NO_NODE && levels > f->nodes[id].levels)
+            f->nodes[id].levels = levels > UINT32_MAX ? UINT32_MAX : (uint32_t)levels;
+    }
     if (id == NO_NODE) return sp_error_set(f->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     call->user[0] = id;
     call->user[1] = 0; /* time in written children */
@@ -107,7 +123,10 @@ static sp_status on_leave(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
 }
 
 static void put_frame(folded *f, const sp_names *names, const node *n, sp_textbuf *line) {
-    if (n->key & RANK_KEY)
+    if (n->key & FOLD_KEY)
+        sp_textbuf_printf(line, "\xe2\x80\xa6(%u level%s)", (unsigned)n->levels,
+                          n->levels == 1 ? "" : "s");
+    else if (n->key & RANK_KEY)
         sp_textbuf_printf(line, "rank %u", (unsigned)(n->key & 0xFFFFFFFFu));
     else
         sp_textbuf_append_n(line, names->text[n->key], names->len[n->key]);
@@ -126,7 +145,12 @@ static int write_lines(folded *f, const sp_names *names) {
         marks[depth] = line.len;
         if (depth) sp_textbuf_putc(&line, ';');
         put_frame(f, names, n, &line);
-        if (n->self_ns) {
+        if (n->self_ns && !f->job->sink) {
+            char digits[24];
+            f->bytes +=
+                line.len + 2 +
+                (uint64_t)snprintf(digits, sizeof digits, "%llu", (unsigned long long)n->self_ns);
+        } else if (n->self_ns) {
             sp_sink_write(f->job->sink, line.data, line.len);
             sp_sink_putc(f->job->sink, ' ');
             sp_sink_u64(f->job->sink, n->self_ns);
@@ -167,10 +191,12 @@ static sp_status walk_rank(sp_export_job *job, uint32_t rank, const sp_walk_visi
     return sp_call_walker_run(job->w, rank, SP_WALK_ALL_LANES, v, job->err);
 }
 
-sp_status sp_write_folded(sp_export_job *job) {
+/* Builds the paths and writes them, or with no sink counts their bytes. */
+static sp_status run_folded(sp_export_job *job, uint64_t *bytes) {
     folded f;
     memset(&f, 0, sizeof f);
     f.job = job;
+    f.max_depth = job->options->max_depth >= 2 ? job->options->max_depth : SP_FOLDED_DEFAULT_DEPTH;
     f.roots_first = f.roots_last = f.rank_node = NO_NODE;
     sp_walk_visitor v = {on_enter, on_leave, &f};
     sp_status st = SP_OK;
@@ -194,5 +220,17 @@ sp_status sp_write_folded(sp_export_job *job) {
     }
     free(f.nodes);
     free(f.slots);
+    if (bytes) *bytes = f.bytes;
     return st;
+}
+
+sp_status sp_write_folded(sp_export_job *job) {
+    return run_folded(job, NULL);
+}
+
+uint64_t sp_folded_bytes(const sp_export_job *job) {
+    sp_export_job counting = *job;
+    counting.sink = NULL;
+    uint64_t bytes = 0;
+    return run_folded(&counting, &bytes) == SP_OK ? bytes : 0;
 }

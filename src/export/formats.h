@@ -25,6 +25,9 @@ sp_status sp_write_hatchet(sp_export_job *job);
 sp_status sp_write_pstats(sp_export_job *job);
 /* The OTF2 archive is a directory of its own files: written at dir, no sink. */
 sp_status sp_write_otf2(sp_export_job *job, const char *dir);
+/* The folded output's exact size (the paths are built, nothing is written;
+ * 0 when that fails). */
+uint64_t sp_folded_bytes(const sp_export_job *job);
 
 /* The expected output size of the job's format for the walker's selection. */
 uint64_t sp_estimate_bytes(sp_export_format format, const sp_export_job *job);

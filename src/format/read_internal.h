@@ -88,4 +88,9 @@ sp_status sp_rd_schema1(sp_rd *rd, sp_model *m);
 /* *found: whether the root holds a rank<N> group (a schema-1 profile). */
 sp_status sp_rd_has_rank_groups(sp_rd *rd, int *found);
 
+/* The parts against each other, once everything is read (plausibility.c):
+ * run times, ranks against mpi_size, schema-1 rank groups, calls outside
+ * the run (dropped and counted), statistics against their calls. */
+sp_status sp_rd_plausibility(sp_rd *rd, sp_model *m);
+
 #endif

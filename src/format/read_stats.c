@@ -66,6 +66,28 @@ static sp_status memory_type(sp_rd *rd, hid_t file_type, hid_t *out, int *comple
     return SP_OK;
 }
 
+/* Every member of the file's compound inside the compound: a damaged
+ * datatype message can place one past the end, and libhdf5 1.10's
+ * conversion then copies from beyond its buffer (SIGSEGV in
+ * H5T__conv_struct_opt, found by the byte fuzzer). */
+static sp_status check_members(sp_rd *rd, hid_t file_type) {
+    size_t size = H5Tget_size(file_type);
+    int n = H5Tget_nmembers(file_type);
+    if (size == 0 || n < 0) return sp_rd_damaged(rd, "cannot read the type of " STATS_PATH);
+    for (int i = 0; i < n; i++) {
+        size_t offset = H5Tget_member_offset(file_type, (unsigned)i);
+        hid_t mt = H5Tget_member_type(file_type, (unsigned)i);
+        size_t msize = mt >= 0 ? H5Tget_size(mt) : 0;
+        if (mt >= 0) H5Tclose(mt);
+        if (msize == 0 || offset > size || msize > size - offset)
+            return sp_rd_damaged(rd,
+                                 "member %d of the type of " STATS_PATH
+                                 " lies outside it (%zu + %zu bytes of %zu)",
+                                 i, offset, msize, size);
+    }
+    return SP_OK;
+}
+
 static sp_status read_compound(sp_rd *rd, hid_t ds, size_t n, sp_row_stats **out) {
     sp_status st = sp_rd_expect_class(rd, ds, STATS_PATH, H5T_COMPOUND, "a compound dataset");
     if (!st) st = sp_rd_check_storage(rd, ds, STATS_PATH, n, sizeof(sp_row_stats));
@@ -73,6 +95,7 @@ static sp_status read_compound(sp_rd *rd, hid_t ds, size_t n, sp_row_stats **out
     if (!st && ft < 0) st = sp_rd_damaged(rd, "cannot read the type of " STATS_PATH);
     hid_t mt = -1;
     int complete = 0;
+    if (!st) st = check_members(rd, ft);
     if (!st) st = memory_type(rd, ft, &mt, &complete);
     if (ft >= 0) H5Tclose(ft);
     if (st || !complete) {

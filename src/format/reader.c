@@ -222,7 +222,8 @@ static sp_status read_profile(sp_rd *rd, sp_model *m, const rank_choice *c) {
     if (schema >= 2 && !has_index) return sp_rd_damaged(rd, "/rank_region_index is missing");
     st = schema >= 2 ? read_indexed(rd, m, c) : read_legacy(rd, m);
     if (!st) st = sp_rd_metadata(rd, m);
-    return st ? st : sp_rd_thread_times(rd, m);
+    if (!st) st = sp_rd_thread_times(rd, m);
+    return st ? st : sp_rd_plausibility(rd, m);
 }
 
 /* Names and paths in messages come from the file (or the caller) and may

@@ -28,11 +28,21 @@
  * (matched by name, any integer or float width), else from the events; rows
  * of the aggregate layout without it get count/total/minimum/maximum from the
  * aggregate_* columns, mean = total / count and m2 = NaN (unknown).
+ *
+ * Last, the parts are checked against each other (plausibility.c,
+ * docs/robustness.md): a call that cannot lie in the run is dropped and
+ * counted in the metadata entry SP_CALLS_DROPPED_KEY, statistics that
+ * describe other calls than their row holds are computed again from the
+ * calls (SP_STATS_RECOMPUTED_KEY counts the rows); other contradictions are
+ * SP_ERR_DAMAGED.
  */
 #ifndef SP_FORMAT_READER_H
 #define SP_FORMAT_READER_H
 
 #include "model/model.h"
+
+#define SP_CALLS_DROPPED_KEY "calls_dropped_as_implausible"
+#define SP_STATS_RECOMPUTED_KEY "statistics_recomputed_on_read"
 
 /*
  * Reads the profile at path into *out (overwritten; free with sp_model_clear).

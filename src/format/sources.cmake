@@ -4,3 +4,5 @@ set(SP_SOURCES_format atomic_file.c publish.c chunk_compress.c guarded_driver.c 
     vlen_check.c vlen_read.c read_shared_strings.c)
 # fork points of threads (issue 30)
 list(APPEND SP_SOURCES_format read_forks.c)
+# plausibility checks on read (issue 22 item 7)
+list(APPEND SP_SOURCES_format plausibility.c drop_calls.c)

@@ -1,8 +1,11 @@
 #include "record/registry.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "record/session_root.h"
 
 /* Entries live in fixed-size blocks that are never moved, so that a handle's
  * name can be read without the lock by any thread that obtained the handle. */
@@ -87,7 +90,20 @@ static sp_region_t add_entry(const char *name, uint64_t hash, const char *file, 
     return handle;
 }
 
-sp_region_t sp_registry_intern(const char *name, const char *file, int line) {
+/* The session root's name belongs to the library: a user's region of that
+ * name is kept apart under another, so that it never merges with the root
+ * (whose one call is the session's whole length). */
+static const char *user_name(const char *name) {
+    if (!name || strcmp(name, SP_SESSION_ROOT_NAME) != 0) return name;
+    static int told;
+    if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "scope-profiler: the region name \"" SP_SESSION_ROOT_NAME
+                        "\" is the session's own: your region is recorded as \""
+                        SP_SESSION_USER_NAME "\"\n");
+    return SP_SESSION_USER_NAME;
+}
+
+static sp_region_t intern(const char *name, const char *file, int line) {
     if (!name) return SP_REGION_NONE;
     uint64_t hash = sp_hash_string(name);
     pthread_mutex_lock(&lock);
@@ -97,7 +113,16 @@ sp_region_t sp_registry_intern(const char *name, const char *file, int line) {
     return handle;
 }
 
+sp_region_t sp_registry_intern(const char *name, const char *file, int line) {
+    return intern(user_name(name), file, line);
+}
+
+sp_region_t sp_registry_intern_root(void) {
+    return intern(SP_SESSION_ROOT_NAME, NULL, 0);
+}
+
 sp_region_t sp_registry_find(const char *name) {
+    name = user_name(name);
     if (!name) return SP_REGION_NONE;
     uint64_t hash = sp_hash_string(name);
     pthread_mutex_lock(&lock);
@@ -137,6 +162,7 @@ static void index_rebuild(void) {
 
 sp_status sp_registry_rename(sp_region_t region, const char *name) {
     if (!name || region == SP_REGION_NONE || region > sp_registry_count()) return SP_ERR_INVALID_ARGUMENT;
+    name = user_name(name);
     uint64_t hash = sp_hash_string(name);
     pthread_mutex_lock(&lock);
     sp_status st = SP_OK;

@@ -14,6 +14,10 @@
 /* Returns the handle of name, registering it (with file:line) if new. */
 sp_region_t sp_registry_intern(const char *name, const char *file, int line);
 
+/* The session root's handle: the one region named SP_SESSION_ROOT_NAME (the
+ * functions above give a user's region of that name SP_SESSION_USER_NAME). */
+sp_region_t sp_registry_intern_root(void);
+
 /* The handle of name if registered, else SP_REGION_NONE. */
 sp_region_t sp_registry_find(const char *name);
 

@@ -13,7 +13,7 @@ static sp_region_t root_region;
 void sp_session_root_open(void) {
     root_thread = NULL;
     root_slot = NULL;
-    sp_region_t root = sp_registry_intern(SP_SESSION_ROOT_NAME, NULL, 0);
+    sp_region_t root = sp_registry_intern_root();
     if (root == SP_REGION_NONE) return; /* out of memory: no root, nothing else changes */
     sp_internal_begin_v1_(root);
     sp_thread *t = sp_current_thread;

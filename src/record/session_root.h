@@ -8,6 +8,8 @@
 #define SP_RECORD_SESSION_ROOT_H
 
 #define SP_SESSION_ROOT_NAME "scope_profiler.session"
+/* What a region the user names SP_SESSION_ROOT_NAME is recorded as. */
+#define SP_SESSION_USER_NAME "scope_profiler.session (user region)"
 
 /* Opens the root call on the calling thread (recording must be active). */
 void sp_session_root_open(void);

@@ -73,6 +73,24 @@ def check_folded():
            "work 4000000\nwork;sub 4000000\n", "folded pooled over ranks")
     expect(export_bytes("folded", "threads.h5").decode(),
            "run 11000000\nrun;task 6000000\n", "folded pooled over threads")
+    # The depth cap: frames from the cap's on fold into one with their time (issue 22).
+    expect(export_bytes("folded", "nested.h5", "--max-depth", "3").decode(),
+           "main 12000000\nmain;init 10000000\nmain;loop;\u2026(2 levels) 70000000\n"
+           "main;rec 3000000\nmain;rec;\u2026(1 level) 5000000\n", "folded --max-depth 3")
+    expect(export_bytes("folded", "mpi.h5", "--per-rank", "--max-depth", "2").decode(),
+           "rank 0;\u2026(2 levels) 3000000\nrank 1;\u2026(2 levels) 5000000\n",
+           "folded --per-rank --max-depth 2")
+    lines = export_bytes("folded", "deep.h5").decode().splitlines()
+    names = ["d%04d" % i for i in range(4000)]
+    expect(len(lines), 256, "4,000 deep: 255 lines and the folded one")
+    expect(lines[:255], [";".join(names[:k + 1]) + " 2000" for k in range(255)],
+           "4,000 deep: the first 255 frames")
+    expect(lines[255], ";".join(names[:255]) + ";\u2026(3745 levels) 7490000",
+           "4,000 deep: calls 255 to 3999 in one frame with call 255's time")
+    p = run("folded", "deep.h5", "--max-depth", "1", rc=2)
+    one_error_line(p, "bad --max-depth value", "from 2 to 1000000")
+    p = run("chrome-trace", "nested.h5", "-o", os.path.join(OUT, "x"), "--max-depth", "4", rc=2)
+    one_error_line(p, "--max-depth applies to the folded format only")
 
 
 # --- chrome-trace: fields, ids, metadata events ------------------------------------
@@ -430,6 +448,16 @@ def check_size():
             print(f"{fmt} {' '.join(opts)}: estimate {estimate}, actual {actual}, ratio {ratio:.3f}")
             if not 0.8 <= ratio <= 1.25:
                 raise AssertionError(f"{fmt} {opts}: estimate {estimate}, actual {actual}")
+    # folded: the paths are built for the estimate, so it is the size (4,000 deep: 787 B
+    # estimated for 16 MB written before the depth cap)
+    for name, opts in (("nested.h5", ()), ("big.h5", ()), ("deep.h5", ()),
+                       ("deep.h5", ("--max-depth", "1000")), ("mpi.h5", ("--per-rank",))):
+        p = run("folded", name, "--dry-run", *opts)
+        m = re.match(rb"^[a-z-]+: about .* \((\d+) bytes\), (\d+) calls\n$", p.stdout)
+        expect(bool(m), True, "folded dry-run line: " + p.stdout.decode())
+        actual = len(export_bytes("folded", name, *opts))
+        print(f"folded {name} {' '.join(opts)}: estimate {m.group(1).decode()}, actual {actual}")
+        expect(int(m.group(1)), actual, f"folded {name} {opts}: the estimate is the size")
     p = run("chrome-trace", "big.h5", "-o", os.path.join(OUT, "big.json"), "--max-size", "5MB",
             rc=2)
     one_error_line(p, "would be about", "200000 calls", "--max-size 5 MB", "--max-events",

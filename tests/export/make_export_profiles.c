@@ -7,6 +7,8 @@
  *   threads.h5   one rank, threads 0 ("main") and 1 ("worker") with a thread table
  *   names.h5     hostile names: quotes, backslash, newline, </script>, ';', '%', non-ASCII
  *   big.h5       200,000 calls (size estimates and refusals)
+ *   deep.h5      a chain of 4,000 distinct nested regions d0000 > d0001 > ...,
+ *                call i from i us to (8000 - i) us (the folded depth cap)
  *
  * Usage: make_export_profiles DIR
  */
@@ -82,7 +84,10 @@ static void build(sp_model *m, const char *const *names, size_t num_names, const
             add_row(m, calls, n, (int)g, rank);
     check(sp_model_meta_string(m, "label", label) == SP_OK, "meta");
     check(sp_model_meta_int(m, "start_time_ns", T0) == SP_OK, "meta");
-    check(sp_model_meta_int(m, "finalize_time_ns", T0 + 200 * MS) == SP_OK, "meta");
+    int64_t end = 200 * MS; /* the run lasts until its last call ends, at least 200 ms */
+    for (size_t i = 0; i < n; i++)
+        if (calls[i].end > end) end = calls[i].end;
+    check(sp_model_meta_int(m, "finalize_time_ns", T0 + end) == SP_OK, "meta");
 }
 
 static void write_file(const char *dir, const char *name, sp_model *m) {
@@ -178,6 +183,21 @@ static void make_big(const char *dir) {
     write_file(dir, "big.h5", &m);
 }
 
+static void make_deep(const char *dir) {
+    enum { DEPTH = 4000 };
+    static char text[DEPTH][8];
+    static const char *names[DEPTH];
+    static call calls[DEPTH];
+    for (int i = 0; i < DEPTH; i++) {
+        snprintf(text[i], sizeof text[i], "d%04d", i);
+        names[i] = text[i];
+        calls[i] = (call){i, 0, i * US, (2 * DEPTH - i) * US, -1};
+    }
+    sp_model m;
+    build(&m, names, DEPTH, calls, DEPTH, "deep");
+    write_file(dir, "deep.h5", &m);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_export_profiles DIR\n");
@@ -188,5 +208,6 @@ int main(int argc, char **argv) {
     make_threads(argv[1]);
     make_names(argv[1]);
     make_big(argv[1]);
+    make_deep(argv[1]);
     return 0;
 }

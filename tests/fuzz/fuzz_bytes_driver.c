@@ -3,7 +3,11 @@
  * replays tests/fuzz/regressions_bytes, then flips bytes of the real
  * profiles in tests/fixtures with a fixed seed. Each input is read in a
  * child process with a time limit; a crash or a hang inside libhdf5 is then
- * checked against the CLI, which must contain it (one line, exit 2).
+ * checked against the CLI, which must contain it (one line, exit 2). A kept
+ * input must read without a crash or hang in the reading process itself
+ * (sp_read() in a user's program), unless its name starts with "contained-".
+ * After every read the child shuts libhdf5 down (H5close) and fails when
+ * it reports that it cannot.
  *
  *   fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r REGRESSION_DIR]
  *
@@ -19,20 +23,46 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <hdf5.h>
+
 #include "fuzz_bytes.h"
 #include "fuzz_load.h"
 
-/* 0 read fine or refused, 1 crashed, 2 hung, 3 left HDF5 objects open. */
+/* Whether libhdf5 can shut down after the read: H5close reports a library
+ * it cannot close on stderr ("infinite loop closing library"), so its stderr
+ * goes to a file that is searched afterwards. */
+static int shuts_down(void) {
+    char path[] = "/tmp/sp_fuzz_close_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return 1;
+    int saved = dup(2);
+    dup2(fd, 2);
+    H5close();
+    dup2(saved, 2);
+    close(saved);
+    size_t size = 0;
+    unsigned char *text = sp_fuzz_load(path, &size);
+    int ok = !text || !memmem(text, size, "infinite loop", 13);
+    free(text);
+    close(fd);
+    unlink(path);
+    return ok;
+}
+
+/* 0 read fine or refused, 1 crashed, 2 hung, 3 left HDF5 identifiers open,
+ * 4 libhdf5 could not shut down afterwards. */
 static int read_in_child(const unsigned char *data, size_t size) {
     pid_t pid = fork();
     if (pid == 0) {
         alarm(10);
-        _exit(sp_fuzz_bytes_one(data, size) == 2 ? 3 : 0);
+        if (sp_fuzz_bytes_one(data, size) == 2) _exit(3);
+        _exit(shuts_down() ? 0 : 4);
     }
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 3) return 3;
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 3 || WEXITSTATUS(status) == 4))
+        return WEXITSTATUS(status);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? 2 : 1;
 }
 
@@ -67,15 +97,18 @@ static int cli_contains(const char *cli, const unsigned char *data, size_t size)
     return ok;
 }
 
-static int failures, crashes, hangs, leaks, inputs;
+static int failures, crashes, hangs, leaks, loops, inputs;
 
-static void check(const char *cli, const unsigned char *data, size_t size, const char *what) {
+/* in_process: the read must end in results or an error status in the reading
+ * process itself, not only be contained by the CLI. */
+static void check(const char *cli, const unsigned char *data, size_t size, const char *what,
+                  int in_process) {
     inputs++;
     int r = read_in_child(data, size);
     if (r == 0) return;
     const char *save = getenv("SP_FUZZ_SAVE");
     if (save && *save) {
-        static const char *const kinds[] = {"", "crash", "hang", "leak"};
+        static const char *const kinds[] = {"", "crash", "hang", "leak", "shutdown-loop"};
         char path[4096];
         snprintf(path, sizeof path, "%s/%s-%d.bin", save, kinds[r], inputs);
         FILE *f = fopen(path, "wb");
@@ -87,11 +120,22 @@ static void check(const char *cli, const unsigned char *data, size_t size, const
     if (r == 3) { /* the reader's own fault, not libhdf5's: nothing to contain */
         leaks++;
         failures++;
-        fprintf(stderr, "FAIL: %s left HDF5 objects open after the read\n", what);
+        fprintf(stderr, "FAIL: %s left HDF5 identifiers open after the read\n", what);
+        return;
+    }
+    if (r == 4) { /* libhdf5 keeps blocks of its free lists after some failed reads: counted */
+        loops++;
+        fprintf(stderr, "note: %s left libhdf5 unable to shut down (H5close loops)\n", what);
         return;
     }
     if (r == 1) crashes++;
     if (r == 2) hangs++;
+    if (in_process) { /* a kept input whose libhdf5 failure the reader now avoids */
+        failures++;
+        fprintf(stderr, "FAIL: %s %s inside a program that calls sp_read()\n", what,
+                r == 1 ? "crashes" : "hangs");
+        return;
+    }
     if (!cli_contains(cli, data, size)) {
         failures++;
         fprintf(stderr, "FAIL: %s %s and the CLI did not contain it\n", what,
@@ -135,7 +179,8 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/%s", regressions, e->d_name);
         size_t size;
         unsigned char *data = sp_fuzz_load(path, &size);
-        if (data) check(cli, data, size, e->d_name);
+        /* kept inputs named contained-* still fail inside libhdf5; the others must not */
+        if (data) check(cli, data, size, e->d_name, strncmp(e->d_name, "contained-", 10) != 0);
         free(data);
     }
     if (d) closedir(d);
@@ -149,11 +194,11 @@ int main(int argc, char **argv) {
             data[(size_t)rand() % size] ^= (unsigned char)(1 + rand() % 255);
         char what[64];
         snprintf(what, sizeof what, "mutation %ld", n);
-        check(cli, data, size, what);
+        check(cli, data, size, what, 0);
         free(data);
     }
     printf("%d inputs: %d crashed and %d hung inside the reader's process (all contained by the "
-           "CLI: %s); %d left HDF5 objects open\n",
-           inputs, crashes, hangs, failures ? "NO" : "yes", leaks);
+           "CLI: %s); %d left HDF5 identifiers open; %d left libhdf5 unable to shut down\n",
+           inputs, crashes, hangs, failures ? "NO" : "yes", leaks, loops);
     return failures ? 1 : 0;
 }

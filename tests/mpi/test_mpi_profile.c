@@ -250,6 +250,13 @@ static int run(const char *scenario, const char *dir, int rank, int size) {
         CHECK(read_region(rank_path, "work", &work) == 0, "rank %d: no %s", rank, rank_path);
         CHECK(work.calls[rank] == CALLS, "rank %d: %lld calls in its rank file", rank,
               (long long)work.calls[rank]);
+        /* the file holds one rank's calls: it counts one rank, not mpi_size (issue 22) */
+        sp_error err;
+        sp_results *own = sp_read(rank_path, &err);
+        CHECK(own && sp_results_num_ranks(own) == 1 && sp_results_rank(own, 0) == (uint32_t)rank,
+              "rank %d: its rank file reads as %zu rank(s)", rank,
+              own ? sp_results_num_ranks(own) : 0);
+        sp_results_free(own);
         return 0;
     }
     sp_status st = sp_finalize(&quiet);

@@ -351,6 +351,29 @@ static void test_special_names_stored_unchanged(void **state) {
     rs_profile_free(&p);
 }
 
+/* A user's region named like the session root stays apart from it (issue 22):
+ * the root keeps its one call, the user's calls go to their own region. */
+static void test_session_root_name_is_reserved(void **state) {
+    fixture *f = *state;
+    start(f);
+    sp_region_t h = sp_region("scope_profiler.session");
+    sp_begin(h);
+    sp_end(h);
+    sp_begin_name("scope_profiler.session");
+    sp_end_name("scope_profiler.session");
+    SP_REGION("scope_profiler.session") {}
+    assert_string_equal(sp_region_name(h), "scope_profiler.session (user region)");
+    assert_int_equal(sp_finalize(&quiet), SP_OK);
+    rs_profile p;
+    assert_int_equal(rs_profile_load(f->path, &p), 0);
+    assert_int_equal(p.num_regions, 2);
+    assert_string_equal(p.names[0], "scope_profiler.session");
+    assert_string_equal(p.names[1], "scope_profiler.session (user region)");
+    assert_int_equal(rs_calls_of(&p, "scope_profiler.session"), 1);
+    assert_int_equal(rs_calls_of(&p, "scope_profiler.session (user region)"), 3);
+    rs_profile_free(&p);
+}
+
 static void test_by_name_with_reused_buffer(void **state) {
     fixture *f = *state;
     start(f);
@@ -453,6 +476,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_special_names_stored_unchanged, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_by_name_with_reused_buffer, rs_setup_dir,
+                                        rs_teardown_dir),
+        cmocka_unit_test_setup_teardown(test_session_root_name_is_reserved, rs_setup_dir,
                                         rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_life_cycle, rs_setup_dir, rs_teardown_dir),
         cmocka_unit_test_setup_teardown(test_invalid_handle_is_ignored, rs_setup_dir,
