@@ -90,6 +90,21 @@ static sp_status pool_rank(hist_walk *w, const size_t *order, uint32_t pass, uin
     return st;
 }
 
+/* Sum over ranks of the largest (rank, thread) total (sp_walk_flush appends a
+ * rank's lanes together); the node's total without lanes. */
+static double busiest_threads(const sp_path_node *n) {
+    if (n->num_lanes == 0) return sp_seconds(n->total_ns);
+    double sum = 0, rank_max = 0;
+    for (size_t a = 0; a < n->num_lanes; a++) {
+        if (a > 0 && n->lanes[a].rank != n->lanes[a - 1].rank) {
+            sum += rank_max;
+            rank_max = 0;
+        }
+        if (n->lanes[a].total > rank_max) rank_max = n->lanes[a].total;
+    }
+    return sum + rank_max;
+}
+
 sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *f,
                                  const uint32_t *regions, size_t num_regions, const uint32_t *ranks,
                                  size_t num_ranks, sp_path_trie *t, sp_error *err) {
@@ -121,9 +136,12 @@ sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *
         if (pool_rank(&w, order, (uint32_t)i, rank) != SP_OK)
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    /* No calls are kept: the total stands in for the covered time (flat rows do the same). */
+    /* No calls are kept, so no union of intervals: the covered time is taken as
+     * the busiest thread's total on each rank, summed over the ranks (the
+     * total itself on one thread; a lower bound of the union, where the total
+     * summed over threads could exceed the parent's). */
     for (size_t i = 0; st == SP_OK && i < t->num_nodes; i++)
-        if (t->nodes[i].from_hists) t->nodes[i].coverage = sp_seconds(t->nodes[i].total_ns);
+        if (t->nodes[i].from_hists) t->nodes[i].coverage = busiest_threads(&t->nodes[i]);
     free(selected);
     free(child_ns);
     free(order);

@@ -59,7 +59,7 @@ static void reparent(sp_model *m, const uint8_t *drop, const dropped_id *d, size
 
 /* The row's event_metadata without the dropped calls' entries; the text is
  * left as it is unless it is a list of one entry per call. */
-static sp_status drop_metadata_entries(sp_model_row *row, const uint8_t *drop) {
+static sp_status drop_metadata_entries(const sp_model *m, sp_model_row *row, const uint8_t *drop) {
     if (strcmp(row->event_metadata, "[]") == 0) return SP_OK;
     json_object *list = json_tokener_parse(row->event_metadata);
     if (!list || !json_object_is_type(list, json_type_array) ||
@@ -86,7 +86,7 @@ static sp_status drop_metadata_entries(sp_model_row *row, const uint8_t *drop) {
     json_object_put(kept);
     json_object_put(list);
     if (!st) {
-        free(row->event_metadata);
+        sp_model_free_row_string(m, row->event_metadata);
         row->event_metadata = text;
     }
     return st;
@@ -124,7 +124,7 @@ sp_status sp_model_drop_calls(sp_model *m, const uint8_t *drop) {
     dropped_id *ids = collect_dropped_ids(m, drop, &n);
     if (m->call_ids && m->parent_ids && !ids) return SP_ERR_OUT_OF_MEMORY;
     for (size_t r = 0; r < m->num_rows; r++) {
-        sp_status st = drop_metadata_entries(&m->rows[r], drop);
+        sp_status st = drop_metadata_entries(m, &m->rows[r], drop);
         if (st) {
             free(ids);
             return st;

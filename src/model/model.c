@@ -24,8 +24,7 @@ static void meta_entry_clear(sp_meta_entry *e) {
     memset(e, 0, sizeof *e);
 }
 
-/* Frees a row's string unless it lies in one of the shared blocks. */
-static void free_row_string(const sp_model *m, char *s) {
+void sp_model_free_row_string(const sp_model *m, char *s) {
     for (size_t i = 0; i < m->num_shared_strings; i++) {
         const char *base = m->shared_strings[i];
         if ((uintptr_t)s >= (uintptr_t)base &&
@@ -43,10 +42,10 @@ void sp_model_clear(sp_model *m) {
     free(m->region_names);
     for (size_t i = 0; i < m->num_rows; i++) {
         sp_model_row *r = &m->rows[i];
-        free_row_string(m, r->source_file);
-        free_row_string(m, r->source_text);
-        free_row_string(m, r->tags);
-        free_row_string(m, r->event_metadata);
+        sp_model_free_row_string(m, r->source_file);
+        sp_model_free_row_string(m, r->source_text);
+        sp_model_free_row_string(m, r->tags);
+        sp_model_free_row_string(m, r->event_metadata);
     }
     for (size_t i = 0; i < m->num_shared_strings; i++)
         free(m->shared_strings[i]);

@@ -180,6 +180,10 @@ typedef struct sp_model {
 /* Frees everything the model owns and zeroes it (the struct itself is not freed). */
 SP_INTERNAL_API void sp_model_clear(sp_model *m);
 
+/* Frees one of a row's strings unless it lies in one of the shared blocks
+ * (whoever replaces a row string frees the old one with this). */
+SP_INTERNAL_API void sp_model_free_row_string(const sp_model *m, char *s);
+
 /* String helpers: an owned copy ("" for NULL); NULL only when out of memory. */
 SP_INTERNAL_API char *sp_strdup(const char *s);
 
