@@ -467,8 +467,18 @@ def check_size():
     err = p.stderr.decode()
     expect(bool(re.match(r"^scope-profiler: export: writing about \d+ MB \(200000 calls\) to ",
                          err)), True, "estimate announced above 10 MB: " + err)
+    # the written size from 1 MB on, and the warning above 10 MB (cli_print_written)
+    size = os.path.getsize(os.path.join(OUT, "big.json"))
+    expect(p.stdout.decode(), "chrome-trace export written to %s (%.2f MB)\n"
+           % (os.path.join(OUT, "big.json"), size / 1e6), "the size printed with the file")
+    warning = "scope-profiler: warning: %s is %.1f MB (over 10 MB): browsers open it slowly; " \
+              "select less with --include, --exclude or --ranks\n" % (
+                  os.path.join(OUT, "big.json"), size / 1e6)
+    expect(err.endswith(warning), True, "the 10 MB warning: " + err)
     p = run("chrome-trace", "nested.h5", "-o", os.path.join(OUT, "small.json"))
     expect(p.stderr, b"", "nothing announced below 10 MB")
+    expect(p.stdout.decode(), "chrome-trace export written to %s\n"
+           % os.path.join(OUT, "small.json"), "no size below 1 MB")
 
 
 CHECKS = {
