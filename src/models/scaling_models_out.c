@@ -137,19 +137,7 @@ char *sp_scaling_models_json(const sp_scaling_models *ms, const char *const *fil
          sp_json_add_string(o, "selection", "leave-one-out cross-validated SMAPE") &&
          sp_json_add_int(o, "min_sizes", SP_PMNF_MIN_SIZES) &&
          sp_json_add(o, "files", sp_json_string_array(files, n));
-    if (ok) {
-        ok = sp_json_add(o, "sizes", xs);
-        xs = NULL;
-    }
-    if (ok) {
-        ok = sp_json_add(o, "regions", regions);
-        regions = NULL;
-    }
-    char *text = ok ? sp_json_document(o) : NULL;
-    json_object_put(xs);
-    json_object_put(regions);
-    json_object_put(o);
-    return text;
+    return sp_json_finish(o, ok, "sizes", xs, "regions", regions);
 }
 
 static void csv_num(sp_textbuf *out, double v) {

@@ -1,4 +1,5 @@
 #include "present/json_build.h"
+#include "present/json_print.h"
 
 static int add_member(struct json_object *obj, const char *key, struct json_object *value) {
     if (json_object_object_add(obj, key, value) != 0) {
@@ -53,4 +54,13 @@ struct json_object *sp_json_string_array(const char *const *items, size_t n) {
         }
     }
     return a;
+}
+
+char *sp_json_finish(struct json_object *doc, int ok, const char *key_a, struct json_object *a,
+                     const char *key_b, struct json_object *b) {
+    ok = sp_json_add(ok ? doc : NULL, key_a, a) && ok;
+    ok = sp_json_add(ok ? doc : NULL, key_b, b) && ok;
+    char *text = ok ? sp_json_document(doc) : NULL;
+    json_object_put(doc);
+    return text;
 }

@@ -24,6 +24,12 @@ int sp_json_add_string(struct json_object *obj, const char *key, const char *val
 int sp_json_append(struct json_object *array, struct json_object *value);
 int sp_json_append_null(struct json_object *array);
 
+/* Ends a document built with the helpers above: when ok, adds the last two
+ * members (a and b are always taken over, also after a failure), prints the
+ * document (sp_json_document) and frees the tree; NULL after any failure. */
+char *sp_json_finish(struct json_object *doc, int ok, const char *key_a, struct json_object *a,
+                     const char *key_b, struct json_object *b);
+
 /* A new array of the strings; NULL when out of memory. */
 struct json_object *sp_json_string_array(const char *const *items, size_t n);
 

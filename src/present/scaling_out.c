@@ -133,19 +133,7 @@ char *sp_scaling_json(const sp_scaling *s, const char *const *files, size_t num_
          sp_json_add_string(o, "metric", sp_metric_name(s->metric)) &&
          add_x(o, "baseline", s->xs[0]) &&
          sp_json_add(o, "files", sp_json_string_array(files, num_files));
-    if (ok) {
-        ok = sp_json_add(o, "values", xs);
-        xs = NULL;
-    }
-    if (ok) {
-        ok = sp_json_add(o, "regions", regions);
-        regions = NULL;
-    }
-    char *text = ok ? sp_json_document(o) : NULL;
-    json_object_put(xs);
-    json_object_put(regions);
-    json_object_put(o);
-    return text;
+    return sp_json_finish(o, ok, "values", xs, "regions", regions);
 }
 
 static void csv_num(sp_textbuf *out, double v) {
