@@ -86,7 +86,7 @@ static int set_meta(const char *item) {
         cli_error("run: --meta \"%s\": %s", item, problem);
         return 0;
     }
-    char name[sizeof SP_USER_META_ENV_PREFIX + SP_USER_META_KEY_MAX];
+    char name[sizeof SP_USER_META_ENV_PREFIX + sizeof key]; /* the prefix and any key */
     snprintf(name, sizeof name, "%s%s", SP_USER_META_ENV_PREFIX, key);
     if (setenv(name, eq + 1, 1) == 0) return 1;
     cli_error("run: cannot set %s: %s", name, strerror(errno));

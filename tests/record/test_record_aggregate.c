@@ -446,6 +446,13 @@ static void threads_merge_to_union(void **state) {
         sp_hist_free(&want);
     }
     sp_model_clear(&m);
+#if defined(__SANITIZE_THREAD__)
+    return; /* TSan builds do not intercept pthread_create (record/fork_point.c): no fork points */
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+    return;
+#endif
+#endif
     /* The tree: the workers, created while the session's call is open, hang
      * under it (their fork point, docs/parallel.md §1), so step merges the
      * main thread's and the 3 workers' calls. */
