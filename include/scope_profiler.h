@@ -403,7 +403,18 @@ static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, 
     c->calls_check ^= sp_internal_hot_mix_(i, slot->start, now);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH)
+/* ThreadSanitizer cannot see the inline path's protocol with sp_finalize (a
+ * busy flag and an asymmetric membarrier fence, src/record/quiesce.h) and would
+ * report races it prevents: a TSan build takes the out-of-line path. */
+#if defined(__SANITIZE_THREAD__)
+#define SP_INTERNAL_TSAN_ 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SP_INTERNAL_TSAN_ 1
+#endif
+#endif
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH) &&               \
+    !defined(SP_INTERNAL_TSAN_)
 #define SP_INTERNAL_HOT_INLINE_ 1
 #define SP_INTERNAL_LIKELY_(x) __builtin_expect(!!(x), 1)
 /* Marks the thread busy (the session switch waits for busy to clear,
