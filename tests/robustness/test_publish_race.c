@@ -27,8 +27,9 @@
 #define ROUNDS    200
 #define MAX_PROCS 16
 
-/* One process of the race: waits on `go`, finalizes, reports its path on `out`. */
-static void racer(const char *path, int calls, int go, int out) {
+/* One process of the race: says it is set up on `ready`, waits on `go`,
+ * finalizes, reports its path on `out`. */
+static void racer(const char *path, int calls, int ready, int go, int out) {
     sp_options opt = SP_OPTIONS_INIT;
     opt.file_path = path;
     opt.journal = SP_JOURNAL_OFF;
@@ -38,6 +39,9 @@ static void racer(const char *path, int calls, int go, int out) {
         sp_begin(h);
         sp_end(h);
     }
+    /* every racer's sp_setup precedes every finalize: a process set up after
+     * another published would see a file there and rightly replace it (a rerun) */
+    if (write(ready, "r", 1) != 1) _exit(6);
     char byte;
     if (read(go, &byte, 1) != 0) _exit(4); /* EOF: everyone goes at once */
     sp_finalize_options fo = {.quiet = 1};
@@ -68,8 +72,9 @@ static int count_profiles(const char *dir) {
 
 /* One round: n processes on `path`; every one must keep its calls in its own file. */
 static void race_round(const char *dir, const char *path, int n, int existed) {
-    int go[2];
+    int go[2], ready[2];
     assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(ready), 0);
     int out[MAX_PROCS];
     pid_t pids[MAX_PROCS];
     for (int i = 0; i < n; i++) {
@@ -80,12 +85,18 @@ static void race_round(const char *dir, const char *path, int n, int existed) {
         if (pids[i] == 0) {
             close(go[1]);
             close(p[0]);
-            racer(path, i + 1, go[0], p[1]);
+            close(ready[0]);
+            racer(path, i + 1, ready[1], go[0], p[1]);
         }
         close(p[1]);
         out[i] = p[0];
     }
     close(go[0]);
+    close(ready[1]);
+    char byte;
+    for (int i = 0; i < n; i++) /* every process is set up */
+        assert_int_equal(read(ready[0], &byte, 1), 1);
+    close(ready[0]);
     usleep(20000); /* let every process reach its read */
     close(go[1]);
     char seen[MAX_PROCS][4096];
@@ -116,7 +127,8 @@ static void run_rounds(rs_fixture *fx, int existed) {
     const char *limit = getenv("SP_RACE_SECONDS");
     int64_t stop = rs_now_ns() + (int64_t)(limit ? atof(limit) : 60.0) * 1000000000;
     int rounds = 0;
-    for (; rounds < ROUNDS && rs_now_ns() < stop; rounds++) {
+    /* at least 20 rounds, however loaded the machine (18 took 60 s under ASan at load 26) */
+    for (; rounds < ROUNDS && (rounds < 20 || rs_now_ns() < stop); rounds++) {
         char name[64];
         snprintf(name, sizeof name, "round%d", rounds);
         char *dir = rs_path_in(fx->dir, name);
