@@ -5,15 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "preload/core_link.h"
+#include "preload/hook_clock.h"
 #include "preload/symbolize.h"
 #include "scope_profiler.h"
 
 #define CAPACITY     (1u << 16) /* distinct functions; more are not recorded (docs/run.md) */
 #define MAX_DEPTH    1024       /* deeper calls are not recorded */
 #define SAMPLE_EVERY 16         /* calls between two timed samples, for the throttling mean */
+#define CHECK_EVERY  1024       /* calls between two throttling checks, past the threshold */
+#define CACHE_SIZE   512        /* a thread's direct-mapped cache: function address -> counts */
 
 typedef struct function {
     uintptr_t addr;     /* 0 = free; published last (release) */
@@ -21,9 +23,16 @@ typedef struct function {
     int throttled;
 } function;
 
-/* One thread's counts of one function. */
+/* One thread's record of one function, all a hook touches per call (one cache line). */
 typedef struct counts {
-    uint64_t calls, sampled, sampled_ns, counted, counted_ns;
+    int throttled; /* this thread's copy of table[slot].throttled (set by throttle()) */
+    sp_region_t region;
+    uint32_t countdown; /* recorded calls until the next sampled one; 0: not set up yet */
+    uint32_t slot;
+    uint64_t calls;      /* recorded calls, up to the last sampled one */
+    uint64_t next_check; /* the value of calls at the next throttling check; 0: never */
+    uint64_t sampled, sampled_ticks;
+    uint64_t counted, counted_ticks; /* throttled calls: finalize reads them meanwhile */
 } counts;
 
 #define CHUNK 256
@@ -32,33 +41,40 @@ typedef struct thread_counts {
     struct thread_counts *next;
 } thread_counts;
 
-typedef struct frame {
-    struct counts *c;
-    uint32_t slot;
-    uint8_t kind; /* 0 nothing, 1 recorded, 2 recorded and timed, 3 counted only */
-    int64_t start;
-} frame;
+/* A frame of the thread's stack, for the exit hook: the counts' address with
+ * the kind in its low bits; a recorded call (the usual one) is the bare address. */
+enum { RECORDED = 0, TIMED = 1, COUNTED = 2, NOTHING = 3, KIND_BITS = 3 };
+
+/* A thread's view: one TLS block, so that the hooks find it with one offset.
+ * The cache is two arrays, so that a lookup is two loads off that offset. */
+typedef struct hook_thread {
+    uintptr_t depth; /* a full register: no widening before indexing */
+    thread_counts *mine;
+    uintptr_t cache_addr[CACHE_SIZE]; /* function addresses (0: empty) */
+    counts *cache_counts[CACHE_SIZE];
+    uintptr_t stack[MAX_DEPTH];
+    uint64_t starts[MAX_DEPTH]; /* ticks at the start of a TIMED or COUNTED call */
+} hook_thread;
+
+#define CACHE_INDEX(addr) (((addr) >> 4) & (CACHE_SIZE - 1))
+
+/* What the cache holds for an excluded function: its "throttled" flag is always
+ * set, so that the fast path leaves it to the slow one, which records nothing. */
+static counts excluded = {.throttled = 1, .region = SP_REGION_NONE};
 
 static function table[CAPACITY];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int enabled;
 static uint64_t throttle_calls = 100000, throttle_ns = 1000;
+static uint64_t
+    first_check; /* the first multiple of CHECK_EVERY from throttle_calls on; 0: never */
 static char **includes, **excludes;
 static size_t num_includes, num_excludes;
 static thread_counts *all_threads; /* under lock; kept to the end of the process */
 static uint64_t overflowed;
 
 /* initial-exec: the library is loaded at start (LD_PRELOAD), so no __tls_get_addr per call */
-#define SP_TLS __thread __attribute__((tls_model("initial-exec")))
-static SP_TLS frame stack[MAX_DEPTH];
-static SP_TLS int depth;
-static SP_TLS thread_counts *mine;
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+static __thread __attribute__((tls_model("initial-exec"))) hook_thread self;
 
 static uint32_t hash(uintptr_t a) {
     return (uint32_t)((a >> 4) * 0x9E3779B97F4A7C15ull >> 40) & (CAPACITY - 1);
@@ -105,83 +121,164 @@ static uint32_t slot_of(uintptr_t addr) {
     return CAPACITY;
 }
 
+/* This thread's counts of a function, set up under the lock (once per thread
+ * and function), so that throttle() finds every copy of the flag. */
 static counts *counts_of(uint32_t slot) {
-    if (!mine) {
-        mine = calloc(1, sizeof *mine);
-        if (!mine) return NULL;
-        pthread_mutex_lock(&lock);
-        mine->next = all_threads;
-        all_threads = mine;
-        pthread_mutex_unlock(&lock);
+    hook_thread *t = &self;
+    counts *c = NULL;
+    pthread_mutex_lock(&lock);
+    if (!t->mine && (t->mine = calloc(1, sizeof *t->mine)) != NULL) {
+        t->mine->next = all_threads;
+        all_threads = t->mine;
     }
-    counts **chunk = &mine->chunks[slot / CHUNK];
-    if (!*chunk) {
-        counts *fresh = calloc(CHUNK, sizeof *fresh);
-        if (!fresh) return NULL;
-        __atomic_store_n(chunk, fresh, __ATOMIC_RELEASE); /* finalize may read it meanwhile */
+    counts **chunk = t->mine ? &t->mine->chunks[slot / CHUNK] : NULL;
+    if (chunk && !*chunk) /* finalize reads the chunks without the lock */
+        __atomic_store_n(chunk, calloc(CHUNK, sizeof **chunk), __ATOMIC_RELEASE);
+    if (chunk && *chunk) {
+        c = &(*chunk)[slot % CHUNK];
+        if (!c->countdown) {
+            c->region = table[slot].region;
+            c->slot = slot;
+            c->next_check = first_check;
+            c->countdown = SAMPLE_EVERY;
+            c->throttled = __atomic_load_n(&table[slot].throttled, __ATOMIC_RELAXED);
+        }
     }
-    return &(*chunk)[slot % CHUNK];
+    pthread_mutex_unlock(&lock);
+    return c;
 }
 
-/* After throttle_calls calls, and then every 1024: is the mean under throttle_ns? */
-static void maybe_throttle(uint32_t slot, const counts *c) {
-    if (c->calls < throttle_calls || (c->calls & 1023) || !c->sampled) return;
-    if (c->sampled_ns / c->sampled < throttle_ns)
-        __atomic_store_n(&table[slot].throttled, 1, __ATOMIC_RELAXED);
+/* A function this thread has not called since its cache entry went to another:
+ * its counts (cached), &excluded (cached too), or NULL: not recorded. */
+static __attribute__((noinline)) counts *cache_miss(hook_thread *t, uintptr_t addr) {
+    uint32_t slot = slot_of(addr);
+    if (slot == CAPACITY) return NULL;
+    counts *c = &excluded;
+    if (table[slot].region != SP_REGION_NONE && (c = counts_of(slot)) == NULL) return NULL;
+    t->cache_addr[CACHE_INDEX(addr)] = addr;
+    t->cache_counts[CACHE_INDEX(addr)] = c;
+    return c;
 }
 
-#define SP_HOOK __attribute__((no_instrument_function, visibility("default")))
+/* From now on the function's calls are counted, not recorded, on every thread. */
+static void throttle(uint32_t slot) {
+    pthread_mutex_lock(&lock);
+    __atomic_store_n(&table[slot].throttled, 1, __ATOMIC_RELAXED);
+    for (thread_counts *t = all_threads; t; t = t->next) {
+        counts *chunk = t->chunks[slot / CHUNK];
+        if (chunk) __atomic_store_n(&chunk[slot % CHUNK].throttled, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* Every CHECK_EVERY calls past throttle_calls: is the sampled mean under throttle_ns? */
+static __attribute__((noinline)) void check_throttle(counts *c) {
+    c->next_check += CHECK_EVERY;
+    if (c->sampled && (uint64_t)sp_hook_clock_ns(c->sampled_ticks) / c->sampled < throttle_ns)
+        throttle(c->slot);
+}
+
+#define SP_HOOK     __attribute__((no_instrument_function, visibility("default")))
+#define SLOW        __attribute__((noinline, no_instrument_function))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 void __cyg_profile_func_enter(void *fn, void *site) SP_HOOK;
 void __cyg_profile_func_exit(void *fn, void *site) SP_HOOK;
 
-void __cyg_profile_func_enter(void *fn, void *site) {
-    (void)site;
-    if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED) ||
-        !__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED))
-        return;
-    int d = depth++;
-    if (d >= MAX_DEPTH) return;
-    frame *f = &stack[d];
-    f->kind = 0;
-    uint32_t slot = slot_of((uintptr_t)fn);
-    if (slot == CAPACITY || table[slot].region == SP_REGION_NONE) return;
-    counts *c = counts_of(slot);
-    if (!c) return;
-    f->slot = slot;
-    f->c = c;
-    if (__atomic_load_n(&table[slot].throttled, __ATOMIC_RELAXED)) {
-        f->kind = 3;
-        f->start = now_ns();
+/* Every SAMPLE_EVERY-th recorded call (its countdown just reached 0): timed, and
+ * the call that reaches a check decides whether the function is throttled from
+ * its next call on. */
+static SLOW void enter_sampled(hook_thread *t, counts *c, uintptr_t d) {
+    c->countdown = SAMPLE_EVERY;
+    c->calls += SAMPLE_EVERY;
+    if (c->calls == c->next_check) check_throttle(c);
+    t->stack[d] = (uintptr_t)c | TIMED;
+    t->starts[d] = sp_hook_ticks(); /* the sample holds the recording's cost, as a call does */
+    t->depth = d + 1;
+    sp_begin(c->region);
+}
+
+/* Everything the fast path leaves: hooks off, a cache miss, a deep stack, an
+ * excluded or a throttled function. Outside a session a call gets a frame
+ * that does nothing, so that the stack stays in step with the exits. */
+static SLOW void enter_slow(uintptr_t addr) {
+    if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED)) return;
+    hook_thread *t = &self;
+    uintptr_t d = t->depth;
+    if (d >= MAX_DEPTH) {
+        t->depth = d + 1;
         return;
     }
-    c->calls++;
-    maybe_throttle(slot, c);
-    f->kind = c->calls % SAMPLE_EVERY == 0 ? 2 : 1;
-    if (f->kind == 2) f->start = now_ns();
-    sp_begin(table[slot].region);
+    counts *c = NULL;
+    if (__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED)) {
+        uintptr_t i = CACHE_INDEX(addr);
+        c = t->cache_addr[i] == addr ? t->cache_counts[i] : cache_miss(t, addr);
+    }
+    if (!c || c == &excluded) {
+        t->stack[d] = NOTHING;
+        t->depth = d + 1;
+        return;
+    }
+    if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED)) {
+        t->stack[d] = (uintptr_t)c | COUNTED;
+        t->starts[d] = sp_hook_ticks();
+        t->depth = d + 1;
+        return;
+    }
+    if (--c->countdown == 0) return enter_sampled(t, c, d);
+    t->stack[d] = (uintptr_t)c | RECORDED;
+    t->depth = d + 1;
+    sp_begin(c->region);
+}
+
+/* The usual call (a cached function, neither throttled nor sampled) in a few
+ * instructions and no stack frame: every other case goes to the functions
+ * above, as a tail call. The cache is filled only while a session records;
+ * a call after it ends is "recorded" by an sp_begin that does nothing. */
+void __cyg_profile_func_enter(void *fn, void *site) {
+    (void)site;
+    hook_thread *t = &self;
+    uintptr_t addr = (uintptr_t)fn;
+    uintptr_t i = CACHE_INDEX(addr);
+    uintptr_t d = t->depth;
+    if (UNLIKELY(t->cache_addr[i] != addr || d >= MAX_DEPTH)) return enter_slow(addr);
+    counts *c = t->cache_counts[i];
+    if (UNLIKELY(__atomic_load_n(&c->throttled, __ATOMIC_RELAXED))) return enter_slow(addr);
+    if (UNLIKELY(--c->countdown == 0)) return enter_sampled(t, c, d);
+    t->stack[d] = (uintptr_t)c; /* RECORDED */
+    t->depth = d + 1;
+    sp_begin(c->region);
+}
+
+static SLOW void exit_other(hook_thread *t, uintptr_t frame, uintptr_t d) {
+    counts *c = (counts *)(frame & ~(uintptr_t)KIND_BITS);
+    uintptr_t kind = frame & KIND_BITS;
+    if (kind == TIMED) {
+        sp_end_at(c->region, NULL, 0);
+        uint64_t now = sp_hook_ticks();
+        c->sampled++;
+        c->sampled_ticks += now > t->starts[d] ? now - t->starts[d] : 0;
+    } else if (kind == COUNTED) {
+        uint64_t now = sp_hook_ticks();
+        uint64_t ticks = now > t->starts[d] ? now - t->starts[d] : 0;
+        /* only this thread writes them; finalize reads them while threads may still run */
+        __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->counted_ticks, c->counted_ticks + ticks, __ATOMIC_RELAXED);
+    }
 }
 
 void __cyg_profile_func_exit(void *fn, void *site) {
     (void)fn;
     (void)site;
-    if (depth <= 0) return; /* entered before the hooks were on */
-    int d = --depth;
-    if (d >= MAX_DEPTH) return;
-    frame *f = &stack[d];
-    if (f->kind == 0) return;
-    counts *c = f->c;
-    if (f->kind == 3) {
-        /* only this thread writes them; finalize reads them while threads may still run */
-        __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->counted_ns, c->counted_ns + (uint64_t)(now_ns() - f->start),
-                         __ATOMIC_RELAXED);
+    hook_thread *t = &self;
+    uintptr_t d = t->depth - 1;
+    if (UNLIKELY(d >= MAX_DEPTH)) { /* entered before the hooks were on, or not stored */
+        if (t->depth) t->depth = d;
         return;
     }
-    sp_end_at(table[f->slot].region, NULL, 0);
-    if (f->kind == 2) {
-        c->sampled++;
-        c->sampled_ns += (uint64_t)(now_ns() - f->start);
-    }
+    uintptr_t frame = t->stack[d];
+    t->depth = d;
+    if (UNLIKELY(frame & KIND_BITS)) return exit_other(t, frame, d);
+    sp_end_at(((counts *)frame)->region, NULL, 0);
 }
 
 /* "a;b;c" into an array of globs. */
@@ -218,6 +315,11 @@ void sp_preload_functions_start(void) {
     throttle_calls = env_number("SCOPE_PROFILER_THROTTLE_CALLS", throttle_calls);
     throttle_ns = env_number("SCOPE_PROFILER_THROTTLE_NS", throttle_ns);
     if (throttle_calls == 0) throttle_calls = UINT64_MAX; /* 0: never throttle */
+    /* checked when the count reaches a multiple of CHECK_EVERY, from throttle_calls on */
+    first_check = throttle_calls > UINT64_MAX - CHECK_EVERY
+                      ? 0
+                      : (throttle_calls + CHECK_EVERY - 1) / CHECK_EVERY * CHECK_EVERY;
+    sp_hook_clock_start();
     split_globs(getenv("SCOPE_PROFILER_FUNCTIONS_INCLUDE"), &includes, &num_includes);
     split_globs(getenv("SCOPE_PROFILER_FUNCTIONS_EXCLUDE"), &excludes, &num_excludes);
     __atomic_store_n(&enabled, 1, __ATOMIC_RELEASE);
@@ -225,13 +327,15 @@ void sp_preload_functions_start(void) {
 
 /* The calls every thread only counted for one function. */
 static void counted_total(uint32_t slot, uint64_t *calls, uint64_t *ns) {
-    *calls = *ns = 0;
+    uint64_t ticks = 0;
+    *calls = 0;
     for (thread_counts *t = all_threads; t; t = t->next) {
         const counts *chunk = __atomic_load_n(&t->chunks[slot / CHUNK], __ATOMIC_ACQUIRE);
         if (!chunk) continue;
         *calls += __atomic_load_n(&chunk[slot % CHUNK].counted, __ATOMIC_RELAXED);
-        *ns += __atomic_load_n(&chunk[slot % CHUNK].counted_ns, __ATOMIC_RELAXED);
+        ticks += __atomic_load_n(&chunk[slot % CHUNK].counted_ticks, __ATOMIC_RELAXED);
     }
+    *ns = (uint64_t)sp_hook_clock_ns(ticks);
 }
 
 void sp_preload_functions_name(void) {

@@ -24,6 +24,17 @@ expect_error() {
     grep -q "$text" err.txt || fail "$*: stderr lacks \"$text\": $(cat err.txt)"
 }
 
+# hooked FILE PROGRAM: PROGRAM under `run --quiet --functions -o FILE`; in a sanitizer build
+# through LD_PRELOAD by hand, the sanitizer's runtime first
+hooked() {
+    if [ -n "${SP_RUN_SANITIZER_RUNTIME:-}" ]; then
+        LD_PRELOAD="$SP_RUN_SANITIZER_RUNTIME:$SP_RUN_PRELOAD" SCOPE_PROFILER_FUNCTIONS=1 \
+            SCOPE_PROFILER_RUN_OUTPUT="$1" SCOPE_PROFILER_RUN_QUIET=1 "$2"
+    else
+        "$tool" run --quiet --functions -o "$1" -- "$2"
+    fi
+}
+
 case $case_name in
 plain)
     "$tool" run -o plain.h5 -- "$bin/run_plain" >out.txt 2>err.txt || fail "exit $?"
@@ -93,6 +104,29 @@ throttle)
     grep -q "1 function(s) throttled" err.txt || fail "no throttling note: $(cat err.txt)"
     grep -q "tiny \[throttled: +3976 calls" err.txt || fail "the table lacks the note"
     check th.h5 --exact main=1 square=3 fib=177 lib_scale=3 'tiny [throttled: +3976 calls*=1024'
+    ;;
+threads)
+    # four threads at once, every call recorded; then tiny throttled by whichever thread passes
+    # 1,024 calls first: the others' calls from then on are counted, so that recorded and
+    # counted calls still add up to 4 x 5,000
+    SCOPE_PROFILER_THROTTLE_CALLS=0 hooked thr.h5 "$bin/run_threads" >out.txt 2>err.txt ||
+        fail "exit $?: $(cat err.txt)"
+    [ "$(cat out.txt)" = "threads total 50350220" ] || fail "stdout: $(cat out.txt)"
+    check thr.h5 --exact main=1 worker=4 ping=1200 pong=1200 fib=708 tiny=20000
+    SCOPE_PROFILER_THROTTLE_CALLS=1024 SCOPE_PROFILER_THROTTLE_NS=100000 \
+        hooked tt.h5 "$bin/run_threads" >out.txt 2>err.txt || fail "exit $?: $(cat err.txt)"
+    check tt.h5 main=1 worker=4 ping=1200 pong=1200 fib=708
+    "$python" - "$check" tt.h5 <<'EOF' || fail "throttled calls do not add up"
+import os, re, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+from check_profile import load
+regions, _ = load(sys.argv[2])
+[name] = [n for n in regions if n.startswith("tiny [throttled: +")]
+counted = int(re.match(r"tiny \[throttled: \+(\d+) calls", name).group(1))
+recorded = regions[name]["calls"]
+if recorded < 1024 or recorded + counted != 20000:
+    sys.exit(f"{name}: {recorded} recorded + {counted} counted, expected 20000")
+EOF
     ;;
 cxx)
     "$tool" run --quiet --functions -o cxx.h5 -- "$bin/run_templates" >out.txt 2>err.txt ||
