@@ -85,6 +85,7 @@ typedef struct peer_columns {
     uint8_t *calls, *complete;
     int32_t *peers, *tags, *sources, *source_tags, *comms, *completion_sources, *completion_tags;
     int32_t *comm_ids, *comm_sizes, *members;
+    int32_t *threads; /* the gathered threads, not owned */
     int64_t *bytes, *aux, *requests;
     int size;
 } peer_columns;
@@ -229,6 +230,7 @@ static int write_group(const char *path, const peer_columns *c) {
         {"aux", H5T_STD_I64LE, H5T_NATIVE_INT64, c->aux, n, 8},
         {"sources", H5T_STD_I32LE, H5T_NATIVE_INT32, c->sources, n, 4},
         {"source_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, c->source_tags, n, 4},
+        {"threads", H5T_STD_I32LE, H5T_NATIVE_INT32, c->threads, n, 4},
         {"completion_ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, c->completion_ranks, p, 4},
         {"completion_requests", H5T_STD_I64LE, H5T_NATIVE_INT64, c->requests, p, 8},
         {"completion_sources", H5T_STD_I32LE, H5T_NATIVE_INT32, c->completion_sources, p, 4},
@@ -287,13 +289,16 @@ void sp_mpi_peer_write(MPI_Comm comm, int rank, int size, const char *path) {
     }
     peer_columns c = {0};
     c.size = size;
-    uint64_t *rc_counts = NULL, *pc_counts = NULL, *cc_counts = NULL, dummy = 0;
+    uint64_t *rc_counts = NULL, *pc_counts = NULL, *cc_counts = NULL, *th_counts = NULL, dummy = 0;
     uint8_t complete = (uint8_t)d.complete;
     c.complete = rank == 0 ? malloc((size_t)size) : NULL;
     PMPI_Gather(&complete, 1, MPI_UINT8_T, c.complete, 1, MPI_UINT8_T, 0, comm);
     ok = 1;
     sp_peer_record *records = gather_items(comm, rank, size, d.records, d.num_records,
                                            sizeof *d.records, &rc_counts, &c.num_records, &ok);
+    int32_t *threads = gather_items(comm, rank, size, d.threads, d.num_records, sizeof *d.threads,
+                                    &th_counts, &dummy, &ok);
+    c.threads = threads;
     sp_peer_completion *done =
         gather_items(comm, rank, size, d.completions, d.num_completions, sizeof *d.completions,
                      &pc_counts, &c.num_completions, &ok);
@@ -310,6 +315,8 @@ void sp_mpi_peer_write(MPI_Comm comm, int rank, int size, const char *path) {
                     path);
     }
     free(records);
+    free(threads);
+    free(th_counts);
     free(done);
     free(comms);
     free(rc_counts);
