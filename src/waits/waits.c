@@ -112,7 +112,8 @@ static sp_status collect_spans(wt_ctx *c, int all_threads) {
                                (int64_t)(e - row->offset),
                                -1,
                                -1,
-                               t};
+                               t,
+                               0};
                 if (s->start < c->first || !c->any) c->first = s->start;
                 if (s->end > c->last || !c->any) c->last = s->end;
                 c->any = 1;
@@ -176,8 +177,10 @@ sp_status sp_wt_add(wt_ctx *c, sp_wait_kind kind, uint32_t waiting, const wt_spa
         return SP_ERR_OUT_OF_MEMORY;
     }
     sp_waits *w = c->out;
+    c->ranks[waiting].spans[call - c->ranks[waiting].spans].waited += wait_ns;
     w->total_ns[kind] += wait_ns;
-    w->rank_wait_ns[waiting] += wait_ns;
+    if (call->thread == c->ranks[waiting].main_thread) /* POP: the main thread's time */
+        w->rank_wait_ns[waiting] += wait_ns;
     for (size_t i = 0; i < w->num_rows; i++) {
         sp_wait_row *row = &w->rows[i];
         if (row->kind == kind && row->waiting_rank == waiting && row->late_rank == late &&
@@ -217,6 +220,9 @@ void sp_waits_free(sp_waits *w) {
         free(w->rows[i].late_path);
     }
     free(w->rows);
+    for (size_t i = 0; i < w->num_paths; i++)
+        free(w->paths[i].path);
+    free(w->paths);
     free(w->rank_wait_ns);
     free(w->rank_useful_ns);
     memset(w, 0, sizeof *w);
@@ -248,6 +254,7 @@ sp_status sp_waits_compute(const sp_model *m, const sp_peer_table *peers, int64_
     if (!st && peers) st = sp_wt_peers_attach(&c, peers);
     if (!st && peers) st = sp_wt_messages(&c);
     if (!st) st = peers ? sp_wt_collectives(&c) : sp_wt_collectives_by_order(&c);
+    if (!st) st = sp_wt_pop_paths(&c);
     if (!st) {
         int64_t runtime = c.any ? c.last - c.first : 0, ideal = 0;
         for (uint32_t r = 0; r < c.num_ranks; r++) {

@@ -58,6 +58,12 @@ typedef struct sp_pop {
     double average_useful_ns, max_useful_ns;
 } sp_pop;
 
+/* POP over the calls of one call path (docs/parallel.md §6.4). */
+typedef struct sp_path_pop {
+    char *path; /* " > " between regions */
+    sp_pop pop; /* runtime_ns: the longest rank's time in the path */
+} sp_path_pop;
+
 typedef struct sp_waits {
     int peer_data;       /* the file had /scope_profiler_c/mpi_calls */
     int64_t eager_bytes; /* the assumption Late Receiver used */
@@ -65,13 +71,15 @@ typedef struct sp_waits {
     size_t num_rows;
     sp_wait_row *rows; /* by wait_ns, largest first */
     int64_t total_ns[SP_WAIT_KINDS];
-    int64_t *rank_wait_ns;   /* [num_ranks]: every kind */
+    int64_t *rank_wait_ns;   /* [num_ranks]: every kind, in the main thread's calls */
     int64_t *rank_useful_ns; /* [num_ranks]: time outside MPI calls */
     uint64_t messages, unmatched_sends, unmatched_receives;
     uint64_t unaligned_calls;  /* calls whose records did not line up with the events */
     uint64_t incomplete_ranks; /* ranks whose recorder ran out of memory */
     uint64_t collectives, unmatched_collectives;
     sp_pop pop;
+    size_t num_paths;
+    sp_path_pop *paths; /* the non-MPI call paths, longest runtime first */
 } sp_waits;
 
 /* Computes everything; m must be aligned to rank 0's clock
@@ -83,6 +91,9 @@ SP_INTERNAL_API void sp_waits_free(sp_waits *w);
 /* POP from useful (non-MPI) time per rank, the runtime and the ideal-network runtime. */
 SP_INTERNAL_API sp_pop sp_pop_compute(const int64_t *useful_ns, uint32_t num_ranks,
                                       int64_t runtime_ns, int64_t ideal_runtime_ns);
+/* The same from the sum and maximum of the useful times. */
+SP_INTERNAL_API sp_pop sp_pop_from_sums(double useful_sum, double max_useful, uint32_t num_ranks,
+                                        int64_t runtime_ns, int64_t ideal_runtime_ns);
 
 SP_INTERNAL_API const char *sp_wait_kind_name(sp_wait_kind k);
 

@@ -27,6 +27,7 @@ typedef struct wt_span {
     int64_t peer;   /* its row in the peer table, -1 none */
     int64_t parent; /* the span enclosing it, -1 none */
     int64_t thread; /* the model's thread id (0 without thread ids) */
+    int64_t waited; /* the wait states found in this call */
 } wt_span;
 
 typedef struct wt_rank {
@@ -70,6 +71,9 @@ void sp_wt_peers_free(wt_ctx *c);
 sp_status sp_wt_messages(wt_ctx *c);
 /* The global communicator id of a rank's local one, -1 unknown. */
 int64_t sp_wt_comm(const wt_ctx *c, uint32_t rank, int64_t local);
+
+/* pop_paths.c: POP per call path, once the waits are in */
+sp_status sp_wt_pop_paths(wt_ctx *c);
 
 /* waits_collectives.c */
 sp_status sp_wt_collectives(wt_ctx *c);

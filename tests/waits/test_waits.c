@@ -327,6 +327,27 @@ static void test_cause_and_region_waits(void **state) {
         assert_int_equal(sp_waits_in_region(&w, r, "mai", &c), 0);
         assert_int_equal(sp_waits_in_region(&w, r, "MPI_Allreduc", &c), 0);
     }
+    /* POP per call path, MPI paths left out, longest first. main: useful 25, 35, 45, 85 (95 ms
+     * less the Allreduce's 70, 60, 50, 10), waits 60, 50, 40, 0: ideal 85, runtime 95. */
+    assert_int_equal(w.num_paths, 2);
+    assert_string_equal(w.paths[0].path, "main");
+    const sp_pop *p = &w.paths[0].pop;
+    assert_int_equal(p->runtime_ns, 95 * MS);
+    assert_int_equal(p->ideal_runtime_ns, 85 * MS);
+    assert_near(p->load_balance, 47.5 / 85);
+    assert_near(p->communication, 85.0 / 95);
+    assert_near(p->serialisation, 1.0);
+    assert_near(p->transfer, 85.0 / 95);
+    assert_near(p->parallel, 0.5);
+    /* main > compute: no MPI inside, 20..80 ms */
+    assert_string_equal(w.paths[1].path, "main > compute");
+    p = &w.paths[1].pop;
+    assert_int_equal(p->runtime_ns, 80 * MS);
+    assert_near(p->load_balance, 42.5 / 80);
+    assert_near(p->communication, 1.0);
+    assert_near(p->serialisation, 1.0);
+    assert_near(p->transfer, 1.0);
+    assert_near(p->parallel, 42.5 / 80);
     sp_waits_free(&w);
     free_model(&m);
 }
