@@ -15,7 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum { CHUNK = 4096 }; /* records per chunk: 160 KiB */
+enum { CHUNK = 4096 }; /* records per chunk: 128 KiB */
+_Static_assert(sizeof(sp_peer_record) == 32, "a peer record is 32 bytes (docs/format.md)");
 
 static pthread_t owner;
 static int on;
@@ -220,14 +221,13 @@ static sp_peer_record *add(sp_mpi_call call, MPI_Comm comm, int32_t peer, int32_
         return NULL;
     }
     int32_t id = comm_id(comm);
-    *r = (sp_peer_record){bytes,
-                          0,
-                          id >= 0 ? world_of(id, peer) : SP_PEER_NONE,
-                          tag == MPI_ANY_TAG ? SP_PEER_ANY : tag,
-                          SP_PEER_NONE,
-                          SP_PEER_NONE,
-                          id,
-                          (uint8_t)call};
+    *r = (sp_peer_record){.bytes = bytes,
+                          .aux = 0,
+                          .peer = id >= 0 ? world_of(id, peer) : SP_PEER_NONE,
+                          .tag = tag == MPI_ANY_TAG ? SP_PEER_ANY : tag,
+                          .comm = id,
+                          .call = (uint8_t)call};
+    if (sp_peer_receives(call)) r->source = r->source_tag = SP_PEER_NONE;
     return r;
 }
 
@@ -334,9 +334,9 @@ void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const M
         stop();
         return;
     }
-    if (rec->source <= 0) {
+    if (rec->tag <= 0) { /* its first completion */
         rec->aux = (int64_t)num_completions;
-        rec->source = 0;
+        rec->tag = 0;
     }
     int32_t source = SP_PEER_NONE, tag = SP_PEER_NONE;
     if (status && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
@@ -344,7 +344,7 @@ void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const M
         tag = status->MPI_TAG;
     }
     completions[num_completions++] = (sp_peer_completion){serial, source, tag};
-    rec->source++;
+    rec->tag++;
 }
 
 /* One array of the records and one of their threads (at finalize: nothing
@@ -367,6 +367,15 @@ static int flatten(void) {
             flat_threads[i] = run_thread[r];
     }
     return 1;
+}
+
+uint64_t sp_peer_memory(void) {
+    sp_peer_lock();
+    uint64_t n = num_chunks * CHUNK * sizeof **chunks + max_chunks * sizeof *chunks +
+                 max_runs * (sizeof *run_first + sizeof *run_thread) +
+                 max_completions * sizeof *completions + table_size * sizeof *table;
+    sp_peer_unlock();
+    return n;
 }
 
 sp_peer_data sp_peer_data_get(void) {

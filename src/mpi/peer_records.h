@@ -21,18 +21,33 @@
 
 enum { SP_PEER_NONE = -1, SP_PEER_ANY = -2 };
 
-/* One call. Which fields mean what depends on the call (docs/format.md). */
+/* One call, 32 bytes. Which fields mean what depends on the call
+ * (docs/format.md); the writer turns them into the file's columns. */
 typedef struct sp_peer_record {
     int64_t bytes; /* this call's bytes, the wrappers' rule */
-    int64_t
-        aux; /* Isend/Irecv: request serial; Wait/Test*: first completion; collective: sequence */
-    int32_t peer;       /* world rank: destination, requested source, or root; -1 none, -2 any */
-    int32_t tag;        /* send or requested tag; -1 none, -2 MPI_ANY_TAG */
-    int32_t source;     /* Recv/Sendrecv: the status's source (world); Wait/Test*: completions */
-    int32_t source_tag; /* Recv/Sendrecv: the status's tag */
-    int32_t comm;       /* this rank's communicator id, -1 none */
-    uint8_t call;       /* sp_mpi_call */
+    union {
+        int64_t aux; /* Isend/Irecv: request serial; Wait/Test*: first completion; collective:
+                        sequence */
+        struct {     /* Recv/Sendrecv(_replace): the status's source (world) and tag */
+            int32_t source, source_tag;
+        };
+    };
+    int32_t peer; /* world rank: destination, requested source, or root; -1 none, -2 any */
+    int32_t tag;  /* send or requested tag; -1 none, -2 MPI_ANY_TAG; Wait/Test*: completions */
+    int32_t comm; /* this rank's communicator id, -1 none */
+    uint8_t call; /* sp_mpi_call */
 } sp_peer_record;
+
+/* The calls whose record holds a status (source, source_tag), and the
+ * Wait/Test calls (tag: how many requests they completed). */
+static inline int sp_peer_receives(int call) {
+    return call == SP_CALL_RECV || call == SP_CALL_SENDRECV || call == SP_CALL_SENDRECV_REPLACE;
+}
+static inline int sp_peer_completes(int call) {
+    return call == SP_CALL_WAIT || call == SP_CALL_WAITALL || call == SP_CALL_WAITANY ||
+           call == SP_CALL_TEST || call == SP_CALL_TESTALL || call == SP_CALL_TESTANY ||
+           call == SP_CALL_TESTSOME;
+}
 
 /* A request a Wait/Test completed, with the status of a receive. */
 typedef struct sp_peer_completion {
@@ -82,6 +97,9 @@ void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const M
 
 /* MPI_Comm_free (C or Fortran): a later communicator may reuse the handle. */
 SP_MPI_SHARED void sp_peer_forget_comm(MPI_Comm comm);
+
+/* The bytes the peer data holds now (bench_pmpi). */
+SP_MPI_SHARED uint64_t sp_peer_memory(void);
 
 /* What finalize writes (valid until sp_peer_reset). */
 typedef struct sp_peer_data {

@@ -132,14 +132,15 @@ static int split_records(peer_columns *c, const sp_peer_record *r, const uint64_
         return 0;
     rows_ranks(c->ranks, n, counts);
     for (uint64_t i = 0; i < n; i++) {
+        int receives = sp_peer_receives(r[i].call), completes = sp_peer_completes(r[i].call);
         c->calls[i] = r[i].call;
         c->peers[i] = r[i].peer;
-        c->tags[i] = r[i].tag;
-        c->sources[i] = r[i].source;
-        c->source_tags[i] = r[i].source_tag;
+        c->tags[i] = completes ? SP_PEER_NONE : r[i].tag;
+        c->sources[i] = receives ? r[i].source : completes ? r[i].tag : SP_PEER_NONE;
+        c->source_tags[i] = receives ? r[i].source_tag : SP_PEER_NONE;
         c->comms[i] = r[i].comm;
         c->bytes[i] = r[i].bytes;
-        c->aux[i] = r[i].aux;
+        c->aux[i] = receives ? 0 : r[i].aux;
     }
     return 1;
 }
