@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bench_support.h"
+#include "mpi/peer_records.h"
 
 enum { REPEATS = 7 };
 typedef enum { UNWRAPPED, WRAPPED } route;
@@ -106,7 +107,7 @@ int main(int argc, char **argv) {
     const char *dir = getenv("TMPDIR");
     snprintf(path, sizeof path, "%s/bench_pmpi_%d.h5", dir && *dir ? dir : "/tmp", (int)getpid());
     const workload loads[] = {{"barrier", barrier_round, 1}, {"self", self_round, 4}};
-    double ns[2][COLUMNS][REPEATS];
+    double ns[2][COLUMNS][REPEATS], in_memory = 0;
     /* each repetition: a session with the wrappers off, then one with them on,
      * each timing the unwrapped calls right before the wrapped ones, so that
      * the machine's load changes hit both sides of a difference alike */
@@ -122,6 +123,7 @@ int main(int argc, char **argv) {
                     time_calls(l->round, UNWRAPPED, rounds, l->calls);
                 ns[w][on ? ON : OFF][rep] = time_calls(l->round, WRAPPED, rounds, l->calls);
             }
+            if (on) in_memory = (double)sp_peer_memory(); /* before finalize frees it */
             sp_finalize_options quiet = {.quiet = 1};
             sp_finalize(&quiet);
         }
@@ -154,6 +156,8 @@ int main(int argc, char **argv) {
     printf("peer records: %.0f bytes stored for %.0f calls, %.2f bytes per call%s\n", stored, calls,
            stored / calls,
            getenv("SCOPE_PROFILER_MPI_PEERS") ? " (SCOPE_PROFILER_MPI_PEERS is set)" : "");
+    printf("peer records in memory before finalize: %.0f bytes, %.2f bytes per call\n", in_memory,
+           in_memory / calls);
     MPI_Finalize();
     return 0;
 }

@@ -269,6 +269,10 @@ typedef struct sp_scaling {
     sp_scaling_region *regions; /* regions in every run, in the first run's order */
     size_t num_runs;
     double *run_x; /* num_runs: each run's x, in the order given (the repetitions of a model) */
+    /* POP computation scalability (docs/parallel.md §6.4), for runs whose MPI calls were
+     * recorded (MPI_* regions) and whose session time is known; both NULL otherwise. */
+    double *useful; /* num_x: useful time summed over ranks [s], mean of the runs */
+    double *computation_scalability; /* num_x: strong U(x0) / U(x); weak U(x0)·(x/x0) / U(x) */
 } sp_scaling;
 
 /**

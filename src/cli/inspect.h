@@ -72,6 +72,10 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
 void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_options *o);
 /* Who waits for whom, for MPI files with peer records (inspect_waits.c). */
 void inspect_print_waits(FILE *out, const char *path, const inspect_options *o);
+/* The wait states of a file with peer records, NULL without (kept until
+ * another file is asked for). */
+struct sp_waits;
+const struct sp_waits *inspect_waits_for(const char *path);
 
 /* --balance --format json: sp_write_balance_json. Returns 0 or an exit code. */
 int inspect_print_balance_json(FILE *out, const sp_results *r, const inspect_options *o);

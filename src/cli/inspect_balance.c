@@ -11,6 +11,7 @@
 #include "cli/cli_error.h"
 #include "cli/inspect.h"
 #include "scope_profiler/balance.h"
+#include "waits/waits.h"
 
 enum { MAX_LINES = 10 };
 
@@ -26,10 +27,26 @@ static int by_lost(const void *a, const void *b) {
     return (x < y) - (x > y);
 }
 
-static void print_line(FILE *out, const balance_line *l, const inspect_options *o) {
+/* When the slowest rank spends most of its time in the region waiting on
+ * other ranks (wait states, issue 25): for whom, doing what. */
+static void print_waiting(FILE *out, const balance_line *l, const sp_waits *w) {
+    sp_wait_cause c;
+    const char *name = sp_mpi_region_name(l->region);
+    double waited = (double)sp_waits_in_region(w, l->ranks.slowest_rank, name, &c) / 1e9;
+    if (!c.late_path || !(l->ranks.max > 0) || waited < 0.5 * l->ranks.max) return;
+    const char *late = strrchr(c.late_path, '>');
+    late = late ? late + 2 : c.late_path;
+    fprintf(out, "    rank %u is waiting %.1f%% of it: waits for rank %u (%s)\n",
+            l->ranks.slowest_rank, 100.0 * (waited < l->ranks.max ? waited / l->ranks.max : 1.0),
+            c.late_rank, cli_shown(late[0] ? late : "outside any region"));
+}
+
+static void print_line(FILE *out, const balance_line *l, const sp_waits *w,
+                       const inspect_options *o) {
     fprintf(out, "  %s\n    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u\n",
             cli_shown(sp_mpi_region_name(l->region)), 100.0 * l->ranks.imbalance,
             100.0 * l->ranks.load_balance, l->ranks.slowest_rank, l->ranks.fastest_rank);
+    if (w) print_waiting(out, l, w);
     const sp_step_balance *s = &l->steps;
     if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC) {
         char gain[32];
@@ -38,8 +55,7 @@ static void print_line(FILE *out, const balance_line *l, const inspect_options *
                 sp_imbalance_kind_name(s->kind), s->straggler,
                 (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
                 100.0 * s->straggler_share, gain, o->seconds ? " s" : "");
-    }
-    else if (s->kind == SP_IMBALANCE_BALANCED)
+    } else if (s->kind == SP_IMBALANCE_BALANCED)
         fprintf(out, "    balanced step by step (%llu steps)\n", (unsigned long long)s->steps);
 }
 
@@ -72,8 +88,9 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
         cli_print_title(out, o->colour, "Load balance (%zu ranks; largest loss first)",
                         o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
+        const sp_waits *w = inspect_waits_for(sp_results_path(r));
         for (size_t i = 0; i < count && i < limit; i++)
-            print_line(out, &lines[i], o);
+            print_line(out, &lines[i], w, o);
         if (count > limit)
             fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
                     count - limit);
@@ -167,7 +184,8 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
         }
         fputc('\n', out);
     } else if (o->mpi_calls_only) {
-        fprintf(out, "  (no MPI calls recorded: the MPI wrappers record them, docs/parallel.md)\n\n");
+        fprintf(out,
+                "  (no MPI calls recorded: the MPI wrappers record them, docs/parallel.md)\n\n");
     }
     free(lines);
     sp_region_list_free(regions);

@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/clock_alignment.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_shown.h"
 #include "cli/inspect.h"
-#include "format/reader.h"
 #include "waits/waits.h"
 
-enum { WAIT_LINES = 8, EAGER_BYTES = 65536 };
+enum { WAIT_LINES = 8 };
 
 /* The innermost region of a " > " path. */
 static const char *innermost(const char *path) {
@@ -22,35 +20,36 @@ static const char *innermost(const char *path) {
     return last ? last + 2 : path;
 }
 
-/* The computation (a late path not inside an MPI call: a rank that was itself
- * waiting only passes the wait on) whose waits add up to most, and that sum. */
-static const char *largest_cause(const sp_waits *w, uint32_t *rank, int64_t *ns) {
-    const char *best = NULL;
-    *ns = 0;
-    for (size_t i = 0; i < w->num_rows; i++) {
-        if (strncmp(innermost(w->rows[i].late_path), "MPI_", 4) == 0) continue;
-        int64_t sum = 0;
-        for (size_t j = 0; j < w->num_rows; j++)
-            if (w->rows[j].late_rank == w->rows[i].late_rank &&
-                strcmp(w->rows[j].late_path, w->rows[i].late_path) == 0)
-                sum += w->rows[j].wait_ns;
-        if (sum > *ns) {
-            *ns = sum;
-            *rank = w->rows[i].late_rank;
-            best = w->rows[i].late_path;
-        }
-    }
-    return best;
+/* The waits of the last file asked for: the Load balance section and this
+ * one both use them. */
+static struct {
+    char *path;
+    sp_waits waits;
+    int present;
+} cache;
+
+const sp_waits *inspect_waits_for(const char *path) {
+    if (!path) return NULL;
+    if (cache.path && strcmp(cache.path, path) == 0) return cache.present ? &cache.waits : NULL;
+    if (cache.present) sp_waits_free(&cache.waits);
+    free(cache.path);
+    cache.present = 0;
+    cache.path = strdup(path);
+    sp_error err = {0};
+    if (!cache.path ||
+        sp_waits_of_file(path, SP_WAITS_EAGER_BYTES, &cache.waits, &cache.present, &err))
+        cache.present = 0;
+    return cache.present ? &cache.waits : NULL;
 }
 
 static void print_waits(FILE *out, const sp_waits *w, const inspect_options *o) {
-    uint32_t late = 0;
-    int64_t caused = 0;
-    const char *cause = largest_cause(w, &late, &caused);
-    if (!cause) return;
+    sp_wait_cause cause;
+    if (!sp_waits_largest_cause(w, &cause)) return;
     cli_print_title(out, o->colour, "Who waits for whom (scope-profiler waits for all)");
-    fprintf(out, "  largest cause: rank %u in %s, %.6f s of waiting on other ranks\n", late,
-            cli_shown(cause[0] ? cause : "(outside any region)"), (double)caused / 1e9);
+    fprintf(out, "  largest cause: rank %u in %s, %.6f s of waiting on other ranks\n",
+            cause.late_rank,
+            cli_shown(cause.late_path[0] ? cause.late_path : "(outside any region)"),
+            (double)cause.wait_ns / 1e9);
     for (size_t i = 0; i < w->num_rows && i < WAIT_LINES; i++) {
         const sp_wait_row *r = &w->rows[i];
         fprintf(out, "  %s: rank %u waits %.6f s (%s) for rank %u (%s)\n",
@@ -63,19 +62,6 @@ static void print_waits(FILE *out, const sp_waits *w, const inspect_options *o) 
 }
 
 void inspect_print_waits(FILE *out, const char *path, const inspect_options *o) {
-    sp_peer_table peers;
-    int present = 0;
-    sp_error err = {0};
-    if (sp_peer_table_read(path, &peers, &present, &err) || !present) return;
-    sp_model m = {0};
-    sp_waits w;
-    if (!sp_read_model(path, &m, &err) && m.layout == SP_LAYOUT_COLUMNAR) {
-        sp_align_rank_clocks(&m);
-        if (!sp_waits_compute(&m, &peers, EAGER_BYTES, &w, &err)) {
-            print_waits(out, &w, o);
-            sp_waits_free(&w);
-        }
-    }
-    sp_model_clear(&m);
-    sp_peer_table_free(&peers);
+    const sp_waits *w = inspect_waits_for(path);
+    if (w) print_waits(out, w, o);
 }

@@ -96,6 +96,8 @@ static void print_missing(const sp_waits *w) {
                w->incomplete_ranks);
 }
 
+enum { PATH_LINES = 10 }; /* POP per call path without --top */
+
 static void print_text(const sp_waits *w, const char *path, long top) {
     printf("Wait states of %s (%u ranks)\n\n", path, w->num_ranks);
     print_missing(w);
@@ -127,11 +129,34 @@ static void print_text(const sp_waits *w, const char *path, long top) {
     printf("      transfer              %6.1f %%\n", 100 * p->transfer);
     printf("  runtime %.3f ms, on an ideal network %.3f ms\n", ms(p->runtime_ns),
            ms(p->ideal_runtime_ns));
+    if (!w->num_paths) return;
+    size_t shown = top > 0 && (size_t)top < w->num_paths ? (size_t)top : w->num_paths;
+    if (!top && shown > PATH_LINES) shown = PATH_LINES;
+    printf("\nPOP per call path (%%; longest first)\n%7s %7s %7s %7s %7s %12s  %s\n", "PE", "LB",
+           "CommE", "SerE", "TE", "time (ms)", "call path");
+    for (size_t i = 0; i < shown; i++) {
+        const sp_pop *q = &w->paths[i].pop;
+        printf("%7.1f %7.1f %7.1f %7.1f %7.1f %12.3f  %s\n", 100 * q->parallel,
+               100 * q->load_balance, 100 * q->communication, 100 * q->serialisation,
+               100 * q->transfer, ms(q->runtime_ns), w->paths[i].path);
+    }
+    if (shown < w->num_paths)
+        printf("  ... %zu more (--top N, --format json)\n", w->num_paths - shown);
 }
 
 static void json_string(sp_textbuf *b, const char *key, const char *value) {
     sp_textbuf_printf(b, "\"%s\": ", key);
     sp_json_escape(b, value);
+}
+
+static void json_pop(sp_textbuf *b, const sp_pop *p) {
+    sp_textbuf_printf(b,
+                      "{\"parallel_efficiency\": %.6f, \"load_balance\": %.6f, "
+                      "\"communication_efficiency\": %.6f, \"serialisation_efficiency\": %.6f, "
+                      "\"transfer_efficiency\": %.6f, \"runtime_ns\": %" PRId64
+                      ", \"ideal_runtime_ns\": %" PRId64 "}",
+                      p->parallel, p->load_balance, p->communication, p->serialisation, p->transfer,
+                      p->runtime_ns, p->ideal_runtime_ns);
 }
 
 static char *to_json(const sp_waits *w, const char *path) {
@@ -166,14 +191,17 @@ static char *to_json(const sp_waits *w, const char *path) {
         sp_textbuf_printf(&b,
                           "%s{\"rank\": %u, \"useful_ns\": %" PRId64 ", \"wait_ns\": %" PRId64 "}",
                           r ? ", " : "", r, w->rank_useful_ns[r], w->rank_wait_ns[r]);
-    const sp_pop *p = &w->pop;
-    sp_textbuf_printf(&b,
-                      "], \"pop\": {\"parallel_efficiency\": %.6f, \"load_balance\": %.6f, "
-                      "\"communication_efficiency\": %.6f, \"serialisation_efficiency\": %.6f, "
-                      "\"transfer_efficiency\": %.6f, \"runtime_ns\": %" PRId64
-                      ", \"ideal_runtime_ns\": %" PRId64 "}}\n",
-                      p->parallel, p->load_balance, p->communication, p->serialisation, p->transfer,
-                      p->runtime_ns, p->ideal_runtime_ns);
+    sp_textbuf_append(&b, "], \"pop\": ");
+    json_pop(&b, &w->pop);
+    sp_textbuf_append(&b, ", \"pop_paths\": [");
+    for (size_t i = 0; i < w->num_paths; i++) {
+        sp_textbuf_append(&b, i ? ", {" : "{");
+        json_string(&b, "call_path", w->paths[i].path);
+        sp_textbuf_append(&b, ", \"pop\": ");
+        json_pop(&b, &w->paths[i].pop);
+        sp_textbuf_append(&b, "}");
+    }
+    sp_textbuf_append(&b, "]}\n");
     return sp_textbuf_take(&b);
 }
 

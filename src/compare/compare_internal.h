@@ -65,4 +65,7 @@ double cmp_t_two_sided_p(double t, double df);
 /* The t with two-sided p-value p (0 < p < 1): the (1 - p/2) quantile. */
 double cmp_t_quantile_two_sided(double p, double df);
 
+/* scaling_pop.c: s->useful and s->computation_scalability, when the runs allow. */
+void sp_scaling_computation(sp_scaling *s, const sp_results *const *runs, size_t n);
+
 #endif

@@ -203,6 +203,7 @@ static sp_status compute(sp_scaling *s, const sp_results *const *runs, size_t n,
     for (size_t i = 0; st == SP_OK && i < count; i++)
         st = region_curve(s, sp_mpi_region_name(list[i]), runs, n, run_x, o, err);
     sp_region_list_free(list);
+    if (st == SP_OK) sp_scaling_computation(s, runs, n);
     return st;
 }
 
@@ -241,6 +242,8 @@ void sp_scaling_free(sp_scaling *s) {
         free(s->regions[i].run_times);
     }
     free(s->run_x);
+    free(s->useful);
+    free(s->computation_scalability);
     free(s->regions);
     free(s->xs);
     free(s->runs_at_x);

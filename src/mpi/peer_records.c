@@ -1,22 +1,38 @@
 /*
- * The side buffer of per-call peer records (peer_records.h). Only the thread
- * that started recording appends (MPI_THREAD_MULTIPLE programs' other
- * threads have no peer data, and the analysis says so), so no lock: the
- * buffers grow by doubling; a failed allocation stops peer data, never the
- * call.
+ * The side buffer of per-call peer records (peer_records.h). The records
+ * live in fixed chunks, so that a wrapper's record stays where it is while
+ * its MPI call runs and other threads append theirs. Programs that run with
+ * MPI_THREAD_MULTIPLE record from every thread under one mutex; with
+ * MPI_THREAD_SERIALIZED every thread records without it (MPI calls do not
+ * overlap there), otherwise only the thread that started recording does. A
+ * failed allocation stops peer data, never the call.
  */
 #include "mpi/peer_records.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+enum { CHUNK = 4096 }; /* records per chunk: 128 KiB */
+_Static_assert(sizeof(sp_peer_record) == 32, "a peer record is 32 bytes (docs/format.md)");
 
 static pthread_t owner;
 static int on;
+static int any_thread; /* MPI_THREAD_SERIALIZED or MULTIPLE: every thread records */
+static int locking;    /* MPI_THREAD_MULTIPLE: appends take the mutex */
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static int complete = 1;
 
-static sp_peer_record *records;
-static uint64_t num_records, max_records;
+static sp_peer_record **chunks;
+static uint64_t num_chunks, max_chunks, num_records;
+static sp_peer_record *flat; /* sp_peer_data_get's copy */
+/* Which thread made the records: run i holds records from run_first[i] on. */
+static uint64_t *run_first;
+static int32_t *run_thread;
+static uint64_t num_runs, max_runs;
+static int32_t *flat_threads;
 static sp_peer_completion *completions;
 static uint64_t num_completions, max_completions;
 static sp_peer_comm *comms;
@@ -33,10 +49,27 @@ static pending *table;
 static uint64_t table_size, table_used;
 static int64_t next_serial;
 
-/* `on` is read by every thread that calls MPI (relaxed: only the owner's
- * own store in stop() can change it while calls are recorded). */
+void sp_peer_lock(void) {
+    if (locking) pthread_mutex_lock(&mutex);
+}
+
+void sp_peer_unlock(void) {
+    if (locking) pthread_mutex_unlock(&mutex);
+}
+
+/* The calling thread's OS id, as the core stores it (/thread_table native_id). */
+static int32_t this_thread(void) {
+    static __thread int32_t id;
+    if (!id) id = (int32_t)syscall(SYS_gettid);
+    return id;
+}
+
+/* `on` is read by every thread that calls MPI (relaxed: a thread that sees
+ * it late records one call more or less, and the analysis counts calls
+ * without records as unaligned). */
 int sp_peer_on(void) {
-    return __atomic_load_n(&on, __ATOMIC_RELAXED) && pthread_equal(pthread_self(), owner);
+    return __atomic_load_n(&on, __ATOMIC_RELAXED) &&
+           (any_thread || pthread_equal(pthread_self(), owner));
 }
 
 static void stop(void) {
@@ -47,21 +80,36 @@ static void stop(void) {
 void sp_peer_reset(int start) {
     for (int32_t i = 0; i < num_comms; i++)
         free(comms[i].world);
-    free(records);
+    for (uint64_t i = 0; i < num_chunks; i++)
+        free(chunks[i]);
+    free(chunks);
+    free(flat);
+    free(run_first);
+    free(run_thread);
+    free(flat_threads);
     free(completions);
     free(comms);
     free(table);
-    records = NULL;
+    chunks = NULL;
+    flat = NULL;
+    run_first = NULL;
+    run_thread = NULL;
+    flat_threads = NULL;
     completions = NULL;
     comms = NULL;
     table = NULL;
-    num_records = max_records = num_completions = max_completions = 0;
+    num_chunks = max_chunks = num_records = num_runs = max_runs = 0;
+    num_completions = max_completions = 0;
     num_comms = max_comms = 0;
     table_size = table_used = 0;
     next_serial = 0;
     last_comm = -1;
     complete = 1;
     owner = pthread_self();
+    int provided = MPI_THREAD_SINGLE;
+    if (start && PMPI_Query_thread(&provided) != MPI_SUCCESS) provided = MPI_THREAD_SINGLE;
+    any_thread = provided >= MPI_THREAD_SERIALIZED;
+    locking = provided == MPI_THREAD_MULTIPLE;
     __atomic_store_n(&on, start, __ATOMIC_RELAXED);
     if (start && sp_peer_comm_id(MPI_COMM_WORLD) != 0) stop();
 }
@@ -106,7 +154,8 @@ static int32_t add_comm(MPI_Comm comm) {
     return num_comms++;
 }
 
-int32_t sp_peer_comm_id(MPI_Comm comm) {
+/* The unlocked lookups (the caller holds the mutex, or needs none). */
+static int32_t comm_id(MPI_Comm comm) {
     if (comm == MPI_COMM_NULL) return -1;
     if (last_comm >= 0 && comms[last_comm].handle == comm) return last_comm;
     for (int32_t i = 0; i < num_comms; i++)
@@ -116,41 +165,85 @@ int32_t sp_peer_comm_id(MPI_Comm comm) {
     return id;
 }
 
-/* MPI_Comm_free: a later communicator may reuse the handle. */
-static void forget_comm(MPI_Comm comm) {
-    for (int32_t i = 0; i < num_comms; i++)
-        if (comms[i].handle == comm) comms[i].handle = MPI_COMM_NULL;
-    last_comm = -1;
-}
-
-int32_t sp_peer_world(int32_t id, int rank) {
+static int32_t world_of(int32_t id, int rank) {
     if (rank == MPI_ANY_SOURCE) return SP_PEER_ANY;
     if (id < 0 || rank < 0 || rank >= comms[id].size) return SP_PEER_NONE; /* MPI_PROC_NULL */
     return comms[id].world[rank];
 }
 
-sp_peer_record *sp_peer_add(sp_mpi_call call, MPI_Comm comm, int32_t peer, int32_t tag,
-                            int64_t bytes) {
-    if (!grow((void **)&records, &max_records, num_records, sizeof *records)) {
+int32_t sp_peer_comm_id(MPI_Comm comm) {
+    sp_peer_lock();
+    int32_t id = comm_id(comm);
+    sp_peer_unlock();
+    return id;
+}
+
+void sp_peer_forget_comm(MPI_Comm comm) {
+    sp_peer_lock();
+    for (int32_t i = 0; i < num_comms; i++)
+        if (comms[i].handle == comm) comms[i].handle = MPI_COMM_NULL;
+    last_comm = -1;
+    sp_peer_unlock();
+}
+
+int32_t sp_peer_world(int32_t id, int rank) {
+    sp_peer_lock();
+    int32_t world = world_of(id, rank);
+    sp_peer_unlock();
+    return world;
+}
+
+/* The next record's place (chunks never move), and the thread that makes it. */
+static sp_peer_record *append(void) {
+    if (num_records == num_chunks * CHUNK) {
+        if (!grow((void **)&chunks, &max_chunks, num_chunks, sizeof *chunks)) return NULL;
+        if (!(chunks[num_chunks] = malloc(CHUNK * sizeof **chunks))) return NULL;
+        num_chunks++;
+    }
+    int32_t thread = this_thread();
+    if (!num_runs || run_thread[num_runs - 1] != thread) {
+        uint64_t max = max_runs;
+        if (!grow((void **)&run_first, &max, num_runs, sizeof *run_first) ||
+            !grow((void **)&run_thread, &max_runs, num_runs, sizeof *run_thread))
+            return NULL;
+        run_first[num_runs] = num_records;
+        run_thread[num_runs++] = thread;
+    }
+    uint64_t i = num_records++;
+    return &chunks[i / CHUNK][i % CHUNK];
+}
+
+static sp_peer_record *add(sp_mpi_call call, MPI_Comm comm, int32_t peer, int32_t tag,
+                           int64_t bytes) {
+    sp_peer_record *r = append();
+    if (!r) {
         stop();
         return NULL;
     }
-    int32_t id = sp_peer_comm_id(comm);
-    sp_peer_record *r = &records[num_records++];
-    *r = (sp_peer_record){bytes,
-                          0,
-                          id >= 0 ? sp_peer_world(id, peer) : SP_PEER_NONE,
-                          tag == MPI_ANY_TAG ? SP_PEER_ANY : tag,
-                          SP_PEER_NONE,
-                          SP_PEER_NONE,
-                          id,
-                          (uint8_t)call};
+    int32_t id = comm_id(comm);
+    *r = (sp_peer_record){.bytes = bytes,
+                          .aux = 0,
+                          .peer = id >= 0 ? world_of(id, peer) : SP_PEER_NONE,
+                          .tag = tag == MPI_ANY_TAG ? SP_PEER_ANY : tag,
+                          .comm = id,
+                          .call = (uint8_t)call};
+    if (sp_peer_receives(call)) r->source = r->source_tag = SP_PEER_NONE;
+    return r;
+}
+
+sp_peer_record *sp_peer_add(sp_mpi_call call, MPI_Comm comm, int32_t peer, int32_t tag,
+                            int64_t bytes) {
+    sp_peer_lock();
+    sp_peer_record *r = add(call, comm, peer, tag, bytes);
+    sp_peer_unlock();
     return r;
 }
 
 void sp_peer_collective(sp_mpi_call call, MPI_Comm comm, int root, int64_t bytes) {
-    sp_peer_record *r = sp_peer_add(call, comm, root, SP_PEER_NONE, bytes);
+    sp_peer_lock();
+    sp_peer_record *r = add(call, comm, root, SP_PEER_NONE, bytes);
     if (r && r->comm >= 0) r->aux = comms[r->comm].collectives++;
+    sp_peer_unlock();
 }
 
 static uint64_t key_of(MPI_Request request) {
@@ -193,8 +286,10 @@ static int rehash(void) {
 
 int64_t sp_peer_request(MPI_Request request, int32_t comm) {
     if (request == MPI_REQUEST_NULL) return 0;
+    sp_peer_lock();
     if ((table_used + 1) * 2 > table_size && !rehash()) {
         stop();
+        sp_peer_unlock();
         return 0;
     }
     uint64_t key = key_of(request), s = slot_of(key);
@@ -202,27 +297,35 @@ int64_t sp_peer_request(MPI_Request request, int32_t comm) {
         s = (s + 1) & (table_size - 1);
     if (table[s].serial <= 0) table_used++;
     table[s] = (pending){key, ++next_serial, comm};
-    return next_serial;
+    int64_t serial = next_serial;
+    sp_peer_unlock();
+    return serial;
 }
 
-int64_t sp_peer_find(MPI_Request request, int32_t *comm, uint64_t *slot) {
-    *comm = -1;
-    *slot = UINT64_MAX;
-    if (!table_size || request == MPI_REQUEST_NULL) return 0;
-    uint64_t key = key_of(request), s = slot_of(key);
+static uint64_t probe(uint64_t key, int64_t serial) {
+    uint64_t s = slot_of(key);
     while (table[s].serial != 0) {
-        if (table[s].serial > 0 && table[s].key == key) {
-            *comm = table[s].comm;
-            *slot = s;
-            return table[s].serial;
-        }
+        if (table[s].serial > 0 && table[s].key == key && (!serial || table[s].serial == serial))
+            return s;
         s = (s + 1) & (table_size - 1);
     }
-    return 0;
+    return UINT64_MAX;
 }
 
-void sp_peer_drop(uint64_t slot) {
-    if (slot < table_size) table[slot].serial = -1; /* a tombstone keeps later probes going */
+int64_t sp_peer_find(MPI_Request request, int32_t *comm, uint64_t *key) {
+    *comm = -1;
+    *key = 0;
+    if (!table_size || request == MPI_REQUEST_NULL) return 0;
+    uint64_t s = probe(key_of(request), 0);
+    if (s == UINT64_MAX) return 0;
+    *comm = table[s].comm;
+    *key = table[s].key;
+    return table[s].serial;
+}
+
+void sp_peer_drop(uint64_t key, int64_t serial) {
+    uint64_t s = table_size ? probe(key, serial) : UINT64_MAX;
+    if (s != UINT64_MAX) table[s].serial = -1; /* a tombstone keeps later probes going */
 }
 
 void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const MPI_Status *status) {
@@ -231,26 +334,65 @@ void sp_peer_complete(sp_peer_record *rec, int64_t serial, int32_t comm, const M
         stop();
         return;
     }
-    if (rec->source <= 0) {
+    if (rec->tag <= 0) { /* its first completion */
         rec->aux = (int64_t)num_completions;
-        rec->source = 0;
+        rec->tag = 0;
     }
     int32_t source = SP_PEER_NONE, tag = SP_PEER_NONE;
     if (status && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
-        source = sp_peer_world(comm, status->MPI_SOURCE);
+        source = world_of(comm, status->MPI_SOURCE);
         tag = status->MPI_TAG;
     }
     completions[num_completions++] = (sp_peer_completion){serial, source, tag};
-    rec->source++;
+    rec->tag++;
+}
+
+/* One array of the records and one of their threads (at finalize: nothing
+ * records any more); the chunks are freed as they are copied. */
+static int flatten(void) {
+    if (flat || !num_records) return 1;
+    flat = malloc(num_records * sizeof *flat);
+    flat_threads = malloc(num_records * sizeof *flat_threads);
+    if (!flat || !flat_threads) return 0;
+    for (uint64_t c = 0; c < num_chunks; c++) {
+        uint64_t n = num_records - c * CHUNK < CHUNK ? num_records - c * CHUNK : CHUNK;
+        memcpy(flat + c * CHUNK, chunks[c], n * sizeof *flat);
+        free(chunks[c]);
+        chunks[c] = NULL;
+    }
+    num_chunks = 0;
+    for (uint64_t r = 0; r < num_runs; r++) {
+        uint64_t end = r + 1 < num_runs ? run_first[r + 1] : num_records;
+        for (uint64_t i = run_first[r]; i < end; i++)
+            flat_threads[i] = run_thread[r];
+    }
+    return 1;
+}
+
+uint64_t sp_peer_memory(void) {
+    sp_peer_lock();
+    uint64_t n = num_chunks * CHUNK * sizeof **chunks + max_chunks * sizeof *chunks +
+                 max_runs * (sizeof *run_first + sizeof *run_thread) +
+                 max_completions * sizeof *completions + table_size * sizeof *table;
+    sp_peer_unlock();
+    return n;
 }
 
 sp_peer_data sp_peer_data_get(void) {
-    sp_peer_data d = {records, num_records, completions, num_completions,
-                      comms,   num_comms,   complete};
+    if (!flatten()) { /* the records cannot be written: none */
+        free(flat);
+        free(flat_threads);
+        flat = NULL;
+        flat_threads = NULL;
+        num_records = 0;
+        complete = 0;
+    }
+    sp_peer_data d = {flat,  flat_threads, num_records, completions, num_completions,
+                      comms, num_comms,    complete};
     return d;
 }
 
 int MPI_Comm_free(MPI_Comm *comm) {
-    if (sp_peer_on() && comm) forget_comm(*comm);
+    if (sp_peer_on() && comm) sp_peer_forget_comm(*comm);
     return PMPI_Comm_free(comm);
 }

@@ -85,6 +85,7 @@ typedef struct peer_columns {
     uint8_t *calls, *complete;
     int32_t *peers, *tags, *sources, *source_tags, *comms, *completion_sources, *completion_tags;
     int32_t *comm_ids, *comm_sizes, *members;
+    int32_t *threads; /* the gathered threads, not owned */
     int64_t *bytes, *aux, *requests;
     int size;
 } peer_columns;
@@ -131,14 +132,15 @@ static int split_records(peer_columns *c, const sp_peer_record *r, const uint64_
         return 0;
     rows_ranks(c->ranks, n, counts);
     for (uint64_t i = 0; i < n; i++) {
+        int receives = sp_peer_receives(r[i].call), completes = sp_peer_completes(r[i].call);
         c->calls[i] = r[i].call;
         c->peers[i] = r[i].peer;
-        c->tags[i] = r[i].tag;
-        c->sources[i] = r[i].source;
-        c->source_tags[i] = r[i].source_tag;
+        c->tags[i] = completes ? SP_PEER_NONE : r[i].tag;
+        c->sources[i] = receives ? r[i].source : completes ? r[i].tag : SP_PEER_NONE;
+        c->source_tags[i] = receives ? r[i].source_tag : SP_PEER_NONE;
         c->comms[i] = r[i].comm;
         c->bytes[i] = r[i].bytes;
-        c->aux[i] = r[i].aux;
+        c->aux[i] = receives ? 0 : r[i].aux;
     }
     return 1;
 }
@@ -229,6 +231,7 @@ static int write_group(const char *path, const peer_columns *c) {
         {"aux", H5T_STD_I64LE, H5T_NATIVE_INT64, c->aux, n, 8},
         {"sources", H5T_STD_I32LE, H5T_NATIVE_INT32, c->sources, n, 4},
         {"source_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, c->source_tags, n, 4},
+        {"threads", H5T_STD_I32LE, H5T_NATIVE_INT32, c->threads, n, 4},
         {"completion_ranks", H5T_STD_U32LE, H5T_NATIVE_UINT32, c->completion_ranks, p, 4},
         {"completion_requests", H5T_STD_I64LE, H5T_NATIVE_INT64, c->requests, p, 8},
         {"completion_sources", H5T_STD_I32LE, H5T_NATIVE_INT32, c->completion_sources, p, 4},
@@ -287,13 +290,16 @@ void sp_mpi_peer_write(MPI_Comm comm, int rank, int size, const char *path) {
     }
     peer_columns c = {0};
     c.size = size;
-    uint64_t *rc_counts = NULL, *pc_counts = NULL, *cc_counts = NULL, dummy = 0;
+    uint64_t *rc_counts = NULL, *pc_counts = NULL, *cc_counts = NULL, *th_counts = NULL, dummy = 0;
     uint8_t complete = (uint8_t)d.complete;
     c.complete = rank == 0 ? malloc((size_t)size) : NULL;
     PMPI_Gather(&complete, 1, MPI_UINT8_T, c.complete, 1, MPI_UINT8_T, 0, comm);
     ok = 1;
     sp_peer_record *records = gather_items(comm, rank, size, d.records, d.num_records,
                                            sizeof *d.records, &rc_counts, &c.num_records, &ok);
+    int32_t *threads = gather_items(comm, rank, size, d.threads, d.num_records, sizeof *d.threads,
+                                    &th_counts, &dummy, &ok);
+    c.threads = threads;
     sp_peer_completion *done =
         gather_items(comm, rank, size, d.completions, d.num_completions, sizeof *d.completions,
                      &pc_counts, &c.num_completions, &ok);
@@ -310,6 +316,8 @@ void sp_mpi_peer_write(MPI_Comm comm, int rank, int size, const char *path) {
                     path);
     }
     free(records);
+    free(threads);
+    free(th_counts);
     free(done);
     free(comms);
     free(rc_counts);

@@ -81,6 +81,17 @@ void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
         free(cells[i]);
     free(cells);
     sp_textbuf_putc(out, '\n');
+    if (!s->computation_scalability) return;
+    sp_textbuf_printf(out,
+                      "\nComputation scalability (POP, docs/parallel.md §6.4): useful time "
+                      "(outside MPI calls) summed over ranks, %s\n",
+                      s->weak ? "U(x0) * (x / x0) / U(x)" : "U(x0) / U(x)");
+    for (size_t k = 0; k < s->num_x; k++) {
+        sp_textbuf_printf(out, "  %s ", s->x_name);
+        number(out, s->xs[k], "%.6g");
+        sp_textbuf_printf(out, ": useful %.6g s, computation scalability %.4g\n", s->useful[k],
+                          s->computation_scalability[k]);
+    }
 }
 
 static int add_x(struct json_object *o, const char *key, double x) {
@@ -133,6 +144,21 @@ char *sp_scaling_json(const sp_scaling *s, const char *const *files, size_t num_
          sp_json_add_string(o, "metric", sp_metric_name(s->metric)) &&
          add_x(o, "baseline", s->xs[0]) &&
          sp_json_add(o, "files", sp_json_string_array(files, num_files));
+    if (ok && s->computation_scalability) { /* runs with their MPI calls recorded */
+        struct json_object *cs = json_object_new_array();
+        ok = cs != NULL;
+        for (size_t k = 0; ok && k < s->num_x; k++) {
+            struct json_object *po = json_object_new_object();
+            ok = add_x(po, "x", s->xs[k]) && add_num(po, "useful", s->useful[k]) &&
+                 add_num(po, "computation_scalability", s->computation_scalability[k]);
+            if (!ok) json_object_put(po);
+            ok = ok && sp_json_append(cs, po);
+        }
+        if (ok)
+            ok = sp_json_add(o, "computation_scalability", cs);
+        else
+            json_object_put(cs);
+    }
     return sp_json_finish(o, ok, "values", xs, "regions", regions);
 }
 

@@ -6,6 +6,7 @@
 
 #include "plot/plot_internal.h"
 #include "report/report_internal.h"
+#include "waits/waits.h"
 
 static void meta_field(sp_report *rp, const char *label, const char *value) {
     if (!value || !*value) return;
@@ -74,7 +75,8 @@ static void imbalance_card(sp_report *rp, int several_ranks) {
     const sp_table_row *worst = largest_excess(rp, by_rank, 0, &excess);
     const sp_table_row *mpi = by_rank ? largest_excess(rp, 1, 1, &wait) : NULL;
     if (!worst && !by_rank) {
-        card(rp, "Worst imbalance", "-", sp_results_num_threads(rp->r) > 1 ? "balanced" : "one rank");
+        card(rp, "Worst imbalance", "-",
+             sp_results_num_threads(rp->r) > 1 ? "balanced" : "one rank");
         return;
     }
     if (!worst) worst = mpi, excess = wait, mpi = NULL;
@@ -101,6 +103,30 @@ static void imbalance_card(sp_report *rp, int several_ranks) {
                  sp_report_path(mpi), w);
     }
     card(rp, by_rank ? "Worst imbalance" : "Worst thread imbalance", v, s);
+}
+
+/* With MPI peer records (issue 25): the computation that makes the other
+ * ranks wait longest, and how long they wait for it. */
+static void wait_cause_card(sp_report *rp) {
+    const char *path = sp_results_path(rp->r);
+    sp_waits w;
+    int present = 0;
+    sp_error err = {0};
+    if (!path || sp_waits_of_file(path, SP_WAITS_EAGER_BYTES, &w, &present, &err) || !present)
+        return;
+    sp_wait_cause c;
+    if (sp_waits_largest_cause(&w, &c)) {
+        static const char session[] = "scope_profiler.session > ";
+        const char *late = c.late_path;
+        if (strncmp(late, session, sizeof session - 1) == 0) late += sizeof session - 1;
+        char v[32], t[32], s[700];
+        snprintf(v, sizeof v, "rank %u", c.late_rank);
+        sp_format_seconds((double)c.wait_ns / 1e9, t, sizeof t);
+        snprintf(s, sizeof s, "%s: the other ranks wait %s for it",
+                 late[0] ? late : "outside any region", t);
+        card(rp, "Cause of waiting", v, s);
+    }
+    sp_waits_free(&w);
 }
 
 static void headline(sp_report *rp) {
@@ -137,6 +163,7 @@ static void headline(sp_report *rp) {
         card(rp, "Top hotspot", "-", "no timed calls");
     }
     imbalance_card(rp, ranks > 1);
+    if (ranks > 1) wait_cause_card(rp);
     sp_textbuf_append(rp->b, "</section>\n");
 }
 

@@ -17,10 +17,10 @@
 #define G "/scope_profiler_c/mpi_calls/"
 
 void sp_peer_table_free(sp_peer_table *t) {
-    int64_t *cols[] = {t->ranks,      t->calls,        t->peers,   t->tags,        t->comms,
-                       t->bytes,      t->aux,          t->sources, t->source_tags, t->c_ranks,
-                       t->c_requests, t->c_sources,    t->c_tags,  t->comm_ranks,  t->comm_ids,
-                       t->comm_sizes, t->comm_members, t->complete};
+    int64_t *cols[] = {t->ranks,      t->calls,        t->peers,    t->tags,        t->comms,
+                       t->bytes,      t->aux,          t->sources,  t->source_tags, t->c_ranks,
+                       t->c_requests, t->c_sources,    t->c_tags,   t->comm_ranks,  t->comm_ids,
+                       t->comm_sizes, t->comm_members, t->complete, t->threads};
     for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
         free(cols[i]);
     sp_rd_free_strings(t->call_names, t->num_call_names);
@@ -87,6 +87,11 @@ static sp_status read_group(sp_rd *rd, sp_peer_table *t) {
     if (!st) st = sp_rd_int64_column(rd, G "comm_members", &t->comm_members, &t->num_members);
     if (!st) st = sp_rd_int64_column(rd, G "complete", &t->complete, &t->num_complete);
     if (!st) st = sp_rd_string_column(rd, G "call_names", &t->call_names, &t->num_call_names);
+    if (!st && sp_rd_kind_of(rd->file, G "threads") != SP_RD_ABSENT) { /* optional */
+        size_t len = 0;
+        st = sp_rd_int64_column(rd, G "threads", &t->threads, &len);
+        if (!st) st = sp_rd_same_length(rd, G "threads", len, G "ranks", t->n);
+    }
     return st ? st : check(rd, t);
 }
 

@@ -49,6 +49,7 @@ wt_class sp_wt_class_of(const char *name) {
 
 static int compare_spans(const void *a, const void *b) {
     const wt_span *x = a, *y = b;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return (x->end < y->end) - (x->end > y->end); /* the enclosing one first */
 }
@@ -73,6 +74,7 @@ static void link_parents(wt_rank *wr) {
     int64_t top = -1; /* the innermost span still open */
     for (size_t i = 0; i < wr->num_spans; i++) {
         wt_span *s = &wr->spans[i];
+        if (i && s->thread != wr->spans[i - 1].thread) top = -1;
         while (top >= 0 && wr->spans[top].end <= s->start)
             top = wr->spans[top].parent;
         s->parent = top;
@@ -80,13 +82,16 @@ static void link_parents(wt_rank *wr) {
     }
 }
 
-static sp_status collect_spans(wt_ctx *c) {
+/* The spans of each rank: every thread's when the peer records say which
+ * thread made each (all_threads), else the main thread's. */
+static sp_status collect_spans(wt_ctx *c, int all_threads) {
     const sp_model *m = c->m;
     c->ranks = calloc(c->num_ranks, sizeof *c->ranks);
     if (!c->ranks) return SP_ERR_OUT_OF_MEMORY;
     for (uint32_t r = 0; r < c->num_ranks; r++) {
         wt_rank *wr = &c->ranks[r];
         int64_t thread = main_thread(m, r);
+        wr->main_thread = thread;
         size_t n = 0;
         for (size_t i = 0; i < m->num_rows; i++)
             if (m->rows[i].rank == r) n += m->rows[i].count;
@@ -97,7 +102,8 @@ static sp_status collect_spans(wt_ctx *c) {
             if (row->rank != r || row->events_skipped) continue;
             wt_class cls = sp_wt_class_of(m->region_names[row->region]);
             for (uint64_t e = row->offset; e < row->offset + row->count; e++) {
-                if (m->thread_ids && m->thread_ids[e] != thread) continue;
+                int64_t t = m->thread_ids ? m->thread_ids[e] : 0;
+                if (t != thread && !all_threads) continue;
                 wt_span *s = &wr->spans[wr->num_spans++];
                 *s = (wt_span){m->starts[e],
                                m->starts[e] + m->durations[e],
@@ -105,11 +111,13 @@ static sp_status collect_spans(wt_ctx *c) {
                                cls,
                                (int64_t)(e - row->offset),
                                -1,
-                               -1};
+                               -1,
+                               t,
+                               0};
                 if (s->start < c->first || !c->any) c->first = s->start;
                 if (s->end > c->last || !c->any) c->last = s->end;
                 c->any = 1;
-                if (cls != WT_NONE) wr->mpi_ns += s->end - s->start;
+                if (cls != WT_NONE && t == thread) wr->mpi_ns += s->end - s->start;
             }
         }
         qsort(wr->spans, wr->num_spans, sizeof *wr->spans, compare_spans);
@@ -118,17 +126,19 @@ static sp_status collect_spans(wt_ctx *c) {
     return SP_OK;
 }
 
-char *sp_wt_path_at(const wt_ctx *c, uint32_t rank, int64_t t) {
+char *sp_wt_path_at(const wt_ctx *c, uint32_t rank, int64_t thread, int64_t t) {
     const wt_rank *wr = &c->ranks[rank];
     size_t lo = 0, hi = wr->num_spans;
-    while (lo < hi) { /* the first span starting after t */
+    while (lo < hi) { /* the first span of a later thread or starting after t */
         size_t mid = (lo + hi) / 2;
-        if (wr->spans[mid].start <= t)
+        const wt_span *s = &wr->spans[mid];
+        if (s->thread < thread || (s->thread == thread && s->start <= t))
             lo = mid + 1;
         else
             hi = mid;
     }
     int64_t s = (int64_t)lo - 1;
+    if (s >= 0 && wr->spans[s].thread != thread) s = -1;
     while (s >= 0 && wr->spans[s].end <= t)
         s = wr->spans[s].parent;
     /* s and its parents enclose t: innermost first, so the text is built back to front */
@@ -156,18 +166,21 @@ char *sp_wt_path_at(const wt_ctx *c, uint32_t rank, int64_t t) {
 /* --- the answer's rows --------------------------------------------------------- */
 
 sp_status sp_wt_add(wt_ctx *c, sp_wait_kind kind, uint32_t waiting, const wt_span *call,
-                    uint32_t late, int64_t at, int64_t wait_ns) {
+                    uint32_t late, int64_t late_thread, int64_t at, int64_t wait_ns) {
     if (wait_ns <= 0) return SP_OK;
-    char *path = sp_wt_path_at(c, waiting, call->start + (call->end - call->start) / 2);
-    char *late_path = sp_wt_path_at(c, late, at + wait_ns / 2);
+    char *path =
+        sp_wt_path_at(c, waiting, call->thread, call->start + (call->end - call->start) / 2);
+    char *late_path = sp_wt_path_at(c, late, late_thread, at + wait_ns / 2);
     if (!path || !late_path) {
         free(path);
         free(late_path);
         return SP_ERR_OUT_OF_MEMORY;
     }
     sp_waits *w = c->out;
+    c->ranks[waiting].spans[call - c->ranks[waiting].spans].waited += wait_ns;
     w->total_ns[kind] += wait_ns;
-    w->rank_wait_ns[waiting] += wait_ns;
+    if (call->thread == c->ranks[waiting].main_thread) /* POP: the main thread's time */
+        w->rank_wait_ns[waiting] += wait_ns;
     for (size_t i = 0; i < w->num_rows; i++) {
         sp_wait_row *row = &w->rows[i];
         if (row->kind == kind && row->waiting_rank == waiting && row->late_rank == late &&
@@ -207,6 +220,9 @@ void sp_waits_free(sp_waits *w) {
         free(w->rows[i].late_path);
     }
     free(w->rows);
+    for (size_t i = 0; i < w->num_paths; i++)
+        free(w->paths[i].path);
+    free(w->paths);
     free(w->rank_wait_ns);
     free(w->rank_useful_ns);
     memset(w, 0, sizeof *w);
@@ -234,10 +250,11 @@ sp_status sp_waits_compute(const sp_model *m, const sp_peer_table *peers, int64_
     out->rank_wait_ns = calloc(c.num_ranks ? c.num_ranks : 1, sizeof *out->rank_wait_ns);
     out->rank_useful_ns = calloc(c.num_ranks ? c.num_ranks : 1, sizeof *out->rank_useful_ns);
     sp_status st = out->rank_wait_ns && out->rank_useful_ns ? SP_OK : SP_ERR_OUT_OF_MEMORY;
-    if (!st) st = collect_spans(&c);
+    if (!st) st = collect_spans(&c, peers && peers->threads && m->thread_ids);
     if (!st && peers) st = sp_wt_peers_attach(&c, peers);
     if (!st && peers) st = sp_wt_messages(&c);
     if (!st) st = peers ? sp_wt_collectives(&c) : sp_wt_collectives_by_order(&c);
+    if (!st) st = sp_wt_pop_paths(&c);
     if (!st) {
         int64_t runtime = c.any ? c.last - c.first : 0, ideal = 0;
         for (uint32_t r = 0; r < c.num_ranks; r++) {

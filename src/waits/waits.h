@@ -16,6 +16,7 @@
 typedef struct sp_peer_table {
     size_t n;
     int64_t *ranks, *calls, *peers, *tags, *comms, *bytes, *aux, *sources, *source_tags;
+    int64_t *threads; /* the calling threads' OS ids; NULL in files without them */
     size_t num_completions;
     int64_t *c_ranks, *c_requests, *c_sources, *c_tags;
     size_t num_comms, num_members;
@@ -57,6 +58,12 @@ typedef struct sp_pop {
     double average_useful_ns, max_useful_ns;
 } sp_pop;
 
+/* POP over the calls of one call path (docs/parallel.md §6.4). */
+typedef struct sp_path_pop {
+    char *path; /* " > " between regions */
+    sp_pop pop; /* runtime_ns: the longest rank's time in the path */
+} sp_path_pop;
+
 typedef struct sp_waits {
     int peer_data;       /* the file had /scope_profiler_c/mpi_calls */
     int64_t eager_bytes; /* the assumption Late Receiver used */
@@ -64,13 +71,15 @@ typedef struct sp_waits {
     size_t num_rows;
     sp_wait_row *rows; /* by wait_ns, largest first */
     int64_t total_ns[SP_WAIT_KINDS];
-    int64_t *rank_wait_ns;   /* [num_ranks]: every kind */
+    int64_t *rank_wait_ns;   /* [num_ranks]: every kind, in the main thread's calls */
     int64_t *rank_useful_ns; /* [num_ranks]: time outside MPI calls */
     uint64_t messages, unmatched_sends, unmatched_receives;
     uint64_t unaligned_calls;  /* calls whose records did not line up with the events */
     uint64_t incomplete_ranks; /* ranks whose recorder ran out of memory */
     uint64_t collectives, unmatched_collectives;
     sp_pop pop;
+    size_t num_paths;
+    sp_path_pop *paths; /* the non-MPI call paths, longest runtime first */
 } sp_waits;
 
 /* Computes everything; m must be aligned to rank 0's clock
@@ -82,7 +91,37 @@ SP_INTERNAL_API void sp_waits_free(sp_waits *w);
 /* POP from useful (non-MPI) time per rank, the runtime and the ideal-network runtime. */
 SP_INTERNAL_API sp_pop sp_pop_compute(const int64_t *useful_ns, uint32_t num_ranks,
                                       int64_t runtime_ns, int64_t ideal_runtime_ns);
+/* The same from the sum and maximum of the useful times. */
+SP_INTERNAL_API sp_pop sp_pop_from_sums(double useful_sum, double max_useful, uint32_t num_ranks,
+                                        int64_t runtime_ns, int64_t ideal_runtime_ns);
 
 SP_INTERNAL_API const char *sp_wait_kind_name(sp_wait_kind k);
+
+/* The eager limit Late Receiver assumes unless told (Open MPI's TCP default). */
+enum { SP_WAITS_EAGER_BYTES = 65536 };
+
+/* The waits of a profile with peer records (read, clocks aligned,
+ * computed); *present 0 (SP_OK, *out empty) for files without them or
+ * aggregate ones. sp_waits_free *out when *present. */
+SP_INTERNAL_API sp_status sp_waits_of_file(const char *path, int64_t eager_bytes, sp_waits *out,
+                                           int *present, sp_error *err);
+
+/* A rank and what it was doing while others waited for it, and how long. */
+typedef struct sp_wait_cause {
+    uint32_t late_rank;
+    const char *late_path; /* into the sp_waits rows; "" outside any region */
+    int64_t wait_ns;
+} sp_wait_cause;
+
+/* The computation (a late path not inside an MPI call: a rank that was
+ * itself waiting only passes the wait on) whose waits add up to most.
+ * Returns 0 when there is none. */
+SP_INTERNAL_API int sp_waits_largest_cause(const sp_waits *w, sp_wait_cause *c);
+
+/* The waits of `rank` in calls inside region `name` (any call path through
+ * it): returns their sum, and sets *c to the late rank and path that cause
+ * most of them (late paths inside MPI calls only when no other is). */
+SP_INTERNAL_API int64_t sp_waits_in_region(const sp_waits *w, uint32_t rank, const char *name,
+                                           sp_wait_cause *c);
 
 #endif

@@ -40,7 +40,8 @@ static sp_status one_operation(wt_ctx *c, const entry *e, size_t n) {
         int64_t l = span_of(c, &e[last])->start;
         for (size_t i = 0; !st && i < n; i++) {
             const wt_span *s = span_of(c, &e[i]);
-            st = sp_wt_add(c, SP_WAIT_COLLECTIVE, e[i].rank, s, e[last].rank, s->start,
+            st = sp_wt_add(c, SP_WAIT_COLLECTIVE, e[i].rank, s, e[last].rank,
+                           span_of(c, &e[last])->thread, s->start,
                            (l < s->end ? l : s->end) - s->start);
         }
         return st;
@@ -54,7 +55,8 @@ static sp_status one_operation(wt_ctx *c, const entry *e, size_t n) {
         for (size_t i = 0; !st && i < n; i++) {
             const wt_span *s = span_of(c, &e[i]);
             if (i != root)
-                st = sp_wt_add(c, SP_WAIT_LATE_BROADCAST, e[i].rank, s, e[root].rank, s->start,
+                st = sp_wt_add(c, SP_WAIT_LATE_BROADCAST, e[i].rank, s, e[root].rank,
+                               span_of(c, &e[root])->thread, s->start,
                                (r0 < s->end ? r0 : s->end) - s->start);
         }
         return st;
@@ -66,8 +68,8 @@ static sp_status one_operation(wt_ctx *c, const entry *e, size_t n) {
     if (late == root) return SP_OK;
     const wt_span *s = span_of(c, &e[root]);
     int64_t l = span_of(c, &e[late])->start;
-    return sp_wt_add(c, SP_WAIT_EARLY_REDUCE, e[root].rank, s, e[late].rank, s->start,
-                     (l < s->end ? l : s->end) - s->start);
+    return sp_wt_add(c, SP_WAIT_EARLY_REDUCE, e[root].rank, s, e[late].rank,
+                     span_of(c, &e[late])->thread, s->start, (l < s->end ? l : s->end) - s->start);
 }
 
 /* Groups the sorted entries into operations of `size(comm)` calls each. */

@@ -1,6 +1,6 @@
 /*
  * Point-to-point wait states (docs/parallel.md §6.1): the peer records lined
- * up with the call events, requests followed to the Wait/Test that completed
+ * up with the call events (per rank and thread), requests followed to the Wait/Test that completed
  * them, and sends paired with receives in order per (communicator, source,
  * destination, tag). A (rank, call) whose record count differs from its event
  * count is left out (counted as unaligned), never paired by guess.
@@ -19,70 +19,103 @@ void sp_wt_peers_free(wt_ctx *c) {
     free(c->comm_global);
 }
 
-/* The model region of each call name, -1 when no region has it. */
-static int64_t region_named(const sp_model *m, const char *name) {
-    for (size_t i = 0; i < m->num_regions; i++)
-        if (strcmp(m->region_names[i], name) == 0) return (int64_t)i;
-    return -1;
+/* A record or a span, keyed by (rank, thread, call); `index` keeps call
+ * order within a key (records are appended in call order, spans sorted by
+ * thread and start). */
+typedef struct lane_item {
+    int64_t rank, thread, call;
+    size_t index;
+} lane_item;
+
+static int compare_items(const void *a, const void *b) {
+    const lane_item *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    if (x->call != y->call) return x->call < y->call ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Pairs each rank's k-th record of a call with the k-th event of its region. */
+/* The model thread of record i: its OS thread id looked up in the thread
+ * table of its rank; the rank's main thread when the file says no more. */
+static int64_t thread_of(const wt_ctx *c, const sp_peer_table *t, size_t i) {
+    const sp_model *m = c->m;
+    int64_t r = t->ranks[i];
+    if (t->threads && m->threads)
+        for (size_t k = 0; k < m->num_threads; k++)
+            if (m->threads[k].rank == (uint32_t)r && m->threads[k].native_id == t->threads[i])
+                return m->threads[k].index;
+    return c->ranks[r].main_thread;
+}
+
+static int same_key(const lane_item *a, const lane_item *b) {
+    return a->rank == b->rank && a->thread == b->thread && a->call == b->call;
+}
+
+/* Pairs the k-th record of a call on a thread of a rank with the k-th event
+ * of its region there; a key whose counts differ is left out (unaligned). */
 static sp_status align(wt_ctx *c, const sp_peer_table *t) {
     const sp_model *m = c->m;
-    size_t k = t->num_call_names, nr = c->num_ranks;
-    int64_t *region = malloc((k ? k : 1) * sizeof *region);
-    uint64_t *records = calloc(nr * (k ? k : 1), sizeof *records);
-    uint64_t *events = calloc(nr * (k ? k : 1), sizeof *events);
-    uint64_t *seen = calloc(nr * (k ? k : 1), sizeof *seen);
-    size_t **spans_of = calloc(nr * (k ? k : 1), sizeof *spans_of);
+    size_t nr = c->num_ranks, spans = 0;
+    for (size_t r = 0; r < nr; r++)
+        spans += c->ranks[r].num_spans;
+    int64_t *call_of = malloc((m->num_regions ? m->num_regions : 1) * sizeof *call_of);
+    lane_item *recs = malloc((t->n ? t->n : 1) * sizeof *recs);
+    lane_item *evs = malloc((spans ? spans : 1) * sizeof *evs);
     c->span_of_peer = malloc((t->n ? t->n : 1) * sizeof *c->span_of_peer);
-    sp_status st = region && records && events && seen && spans_of && c->span_of_peer
-                       ? SP_OK
-                       : SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; !st && i < k; i++)
-        region[i] = region_named(m, t->call_names[i]);
-    for (size_t i = 0; !st && i < t->n; i++)
-        if (t->ranks[i] < (int64_t)nr) records[t->ranks[i] * k + t->calls[i]]++;
-    /* the spans of each (rank, call), in start order */
-    for (uint32_t r = 0; !st && r < nr; r++) {
-        const wt_rank *wr = &c->ranks[r];
-        for (size_t call = 0; call < k; call++) {
-            if (region[call] < 0) continue;
-            size_t n = 0;
-            for (size_t s = 0; s < wr->num_spans; s++)
-                n += wr->spans[s].region == (uint32_t)region[call];
-            events[r * k + call] = n;
-            if (!n || n != records[r * k + call]) continue;
-            size_t *list = malloc(n * sizeof *list);
-            if (!list) {
-                st = SP_ERR_OUT_OF_MEMORY;
-                break;
-            }
-            for (size_t s = 0, at = 0; s < wr->num_spans; s++)
-                if (wr->spans[s].region == (uint32_t)region[call]) list[at++] = s;
-            spans_of[r * k + call] = list;
-        }
+    if (!call_of || !recs || !evs || !c->span_of_peer) {
+        free(call_of);
+        free(recs);
+        free(evs);
+        return SP_ERR_OUT_OF_MEMORY;
     }
-    for (size_t i = 0; !st && i < t->n; i++) {
+    for (size_t g = 0; g < m->num_regions; g++) {
+        call_of[g] = -1;
+        for (size_t k = 0; k < t->num_call_names; k++)
+            if (strcmp(m->region_names[g], t->call_names[k]) == 0) call_of[g] = (int64_t)k;
+    }
+    size_t nrec = 0, nev = 0;
+    for (size_t i = 0; i < t->n; i++) {
         c->span_of_peer[i] = -1;
-        int64_t r = t->ranks[i];
-        size_t slot = r < (int64_t)nr ? (size_t)r * k + (size_t)t->calls[i] : 0;
-        if (r >= (int64_t)nr || !spans_of[slot]) {
+        if (t->ranks[i] >= (int64_t)nr) {
             c->out->unaligned_calls++;
             continue;
         }
-        size_t s = spans_of[slot][seen[slot]++];
-        c->span_of_peer[i] = (r << 32) | (int64_t)s;
-        c->ranks[r].spans[s].peer = (int64_t)i;
+        recs[nrec++] = (lane_item){t->ranks[i], thread_of(c, t, i), t->calls[i], i};
     }
-    for (size_t i = 0; spans_of && i < nr * k; i++)
-        free(spans_of[i]);
-    free(spans_of);
-    free(region);
-    free(records);
-    free(events);
-    free(seen);
-    return st;
+    for (size_t r = 0; r < nr; r++)
+        for (size_t s = 0; s < c->ranks[r].num_spans; s++) {
+            const wt_span *sp = &c->ranks[r].spans[s];
+            if (call_of[sp->region] >= 0)
+                evs[nev++] = (lane_item){(int64_t)r, sp->thread, call_of[sp->region], s};
+        }
+    qsort(recs, nrec, sizeof *recs, compare_items);
+    qsort(evs, nev, sizeof *evs, compare_items);
+    for (size_t a = 0, e = 0; a < nrec;) {
+        size_t a_end = a;
+        while (a_end < nrec && same_key(&recs[a_end], &recs[a]))
+            a_end++;
+        while (e < nev && compare_items(&evs[e], &recs[a]) < 0 && !same_key(&evs[e], &recs[a]))
+            e++;
+        size_t e_end = e;
+        while (e_end < nev && same_key(&evs[e_end], &recs[a]))
+            e_end++;
+        if (e_end - e != a_end - a) {
+            c->out->unaligned_calls += a_end - a;
+        } else {
+            for (size_t k = 0; k < a_end - a; k++) {
+                int64_t r = recs[a + k].rank;
+                size_t sp = evs[e + k].index, row = recs[a + k].index;
+                c->span_of_peer[row] = (r << 32) | (int64_t)sp;
+                c->ranks[r].spans[sp].peer = (int64_t)row;
+            }
+        }
+        a = a_end;
+        e = e_end;
+    }
+    free(call_of);
+    free(recs);
+    free(evs);
+    return SP_OK;
 }
 
 /* Each rank's requests: which completion span finished them. */
@@ -250,10 +283,11 @@ static int message_of(const wt_ctx *c, size_t i, int send, msg *out) {
 typedef struct blame {
     int64_t wait;
     uint32_t late;
+    int64_t late_thread;
 } blame;
 
-static void consider(blame *b, int64_t wait, uint32_t late) {
-    if (wait > b->wait) *b = (blame){wait, late};
+static void consider(blame *b, int64_t wait, uint32_t late, int64_t late_thread) {
+    if (wait > b->wait) *b = (blame){wait, late, late_thread};
 }
 
 static sp_status pair(wt_ctx *c, const msg *s, const msg *r, blame **ls, blame **lr) {
@@ -264,13 +298,13 @@ static sp_status pair(wt_ctx *c, const msg *s, const msg *r, blame **ls, blame *
         const wt_span *b = &c->ranks[r->rank].spans[r->block];
         if (sp->start > b->start)
             consider(&ls[r->rank][r->block], (sp->start < b->end ? sp->start : b->end) - b->start,
-                     s->rank);
+                     s->rank, sp->thread);
     }
     if (s->block >= 0 && s->bytes >= c->eager_bytes) { /* late receiver: rendezvous */
         const wt_span *b = &c->ranks[s->rank].spans[s->block];
         if (rp->start > b->start)
             consider(&lr[s->rank][s->block], (rp->start < b->end ? rp->start : b->end) - b->start,
-                     r->rank);
+                     r->rank, rp->thread);
     }
     return SP_OK;
 }
@@ -281,11 +315,11 @@ static sp_status report_blames(wt_ctx *c, blame **ls, blame **lr) {
         for (size_t s = 0; !st && s < c->ranks[r].num_spans; s++) {
             const wt_span *span = &c->ranks[r].spans[s];
             if (ls[r][s].wait > 0)
-                st = sp_wt_add(c, SP_WAIT_LATE_SENDER, r, span, ls[r][s].late, span->start,
-                               ls[r][s].wait);
+                st = sp_wt_add(c, SP_WAIT_LATE_SENDER, r, span, ls[r][s].late, ls[r][s].late_thread,
+                               span->start, ls[r][s].wait);
             if (!st && lr[r][s].wait > 0)
-                st = sp_wt_add(c, SP_WAIT_LATE_RECEIVER, r, span, lr[r][s].late, span->start,
-                               lr[r][s].wait);
+                st = sp_wt_add(c, SP_WAIT_LATE_RECEIVER, r, span, lr[r][s].late,
+                               lr[r][s].late_thread, span->start, lr[r][s].wait);
         }
     return st;
 }

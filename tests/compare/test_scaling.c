@@ -168,12 +168,72 @@ static void test_errors(void **state) {
                         "every file has mpi_size = 2: scaling needs runs at two or more values");
 }
 
+/* `ranks` ranks, each computing `work` ms, then in MPI_Allreduce until `end` ms (the session's
+ * end): useful time summed over ranks = ranks * end - the Allreduce's time. */
+static sp_results *mpi_run(const char *path, uint32_t ranks, int64_t work, int64_t end) {
+    static const char *const mpi_names[] = {"solve", "MPI_Allreduce"};
+    mb_call calls[8];
+    size_t n = 0;
+    for (uint32_t r = 0; r < ranks; r++) {
+        calls[n++] = (mb_call){0, r, 0, work * MS, MB_NO_THREAD};
+        calls[n++] = (mb_call){1, r, work * MS, end * MS, MB_NO_THREAD};
+    }
+    mb_spec spec = {.path = path,
+                    .regions = mpi_names,
+                    .num_regions = 2,
+                    .calls = calls,
+                    .num_calls = n,
+                    .mpi_size = ranks,
+                    .has_start = 1,
+                    .has_finalize = 1,
+                    .start_time_ns = 0,
+                    .finalize_time_ns = end * MS};
+    return mb_results(&spec);
+}
+
+/* 1 rank: 80 ms of work in 90; 2 ranks: 45 in 50; 4 ranks: 25 in 30. Useful summed over ranks
+ * 80, 90, 100 ms: computation scalability 1, 80/90, 0.8 (strong), 1, 160/90, 3.2 (weak). */
+static void test_computation_scalability(void **state) {
+    (void)state;
+    sp_results *runs[3] = {mpi_run("c1.h5", 1, 80, 90), mpi_run("c2.h5", 2, 45, 50),
+                           mpi_run("c4.h5", 4, 25, 30)};
+    sp_error err = {0};
+    sp_scaling_options o = {0};
+    for (int weak = 0; weak < 2; weak++) {
+        o.weak = weak;
+        sp_scaling *s = sp_scaling_compute((const sp_results *const *)runs, 3, &o, &err);
+        assert_non_null(s);
+        assert_non_null(s->computation_scalability);
+        assert_near(s->useful[0], 0.080);
+        assert_near(s->useful[1], 0.090);
+        assert_near(s->useful[2], 0.100);
+        assert_near(s->computation_scalability[0], 1.0);
+        assert_near(s->computation_scalability[1], (weak ? 2 * 80.0 : 80.0) / 90);
+        assert_near(s->computation_scalability[2], weak ? 3.2 : 0.8);
+        sp_scaling_free(s);
+    }
+    for (int i = 0; i < 3; i++)
+        sp_results_free(runs[i]);
+}
+
+/* Runs without MPI_* regions (no MPI calls recorded) have none. */
+static void test_no_computation_scalability(void **state) {
+    study *s = *state;
+    sp_scaling_options o = {0};
+    sp_scaling *sc = compute(s, &o);
+    assert_null(sc->computation_scalability);
+    assert_null(sc->useful);
+    sp_scaling_free(sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_strong_scaling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_weak_and_total, setup, teardown),
         cmocka_unit_test_setup_teardown(test_metadata_axes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test(test_computation_scalability),
+        cmocka_unit_test_setup_teardown(test_no_computation_scalability, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

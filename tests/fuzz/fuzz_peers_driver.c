@@ -80,9 +80,9 @@ static void names(hid_t g, size_t n) {
 }
 
 static void build(const char *path) {
-    static const char *const tables[][10] = {
+    static const char *const tables[][11] = {
         {"ranks", "calls", "peers", "tags", "communicators", "bytes", "aux", "sources",
-         "source_tags", NULL},
+         "source_tags", "threads", NULL},
         {"completion_ranks", "completion_requests", "completion_sources", "completion_tags", NULL},
         {"comm_ranks", "comm_ids", "comm_sizes", NULL},
         {"comm_members", NULL},
@@ -103,6 +103,7 @@ static void build(const char *path) {
         size_t n = t == 2 ? 2 : t == 3 ? 4 : next() % 12;
         for (size_t c = 0; tables[t][c]; c++) {
             if (next() % 400 == 0) continue; /* missing */
+            if (strcmp(tables[t][c], "threads") == 0 && next() % 2) continue; /* optional */
             column(g, tables[t][c], next() % 100 == 0 ? next() % 9 : n);
         }
     }

@@ -3,9 +3,12 @@
 
 usage: check_waits.py SCENARIO NP PROGRAM SCOPE_PROFILER MPIEXEC [FLAGS...]
 SCENARIO may end in "_nopeers": recorded with SCOPE_PROFILER_MPI_PEERS=0.
+PROGRAM "run:PATH" (waits_fortran.F90) is an unannotated program recorded by
+`scope-profiler run --functions`; otherwise it records itself (waits_programs.c).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -55,6 +58,37 @@ def blames_compute(rows, what):
           f"{what}: {in_compute}/{total} ns blamed on 'compute': {[w['late_path'] for w in rows]}")
 
 
+# The MPI call whose slowest rank is the waiting one, per scenario; None where only the waiting
+# rank makes that call (Load balance lists regions of two ranks or more).
+WAITING_CALL = {"threads": "MPI_Recv", "pingpong": "MPI_Recv", "ring": "MPI_Waitall",
+                "anysource": None, "rendezvous": None, "allreduce": "MPI_Allreduce",
+                "barrier": "MPI_Barrier"}
+
+
+def check_cause_elsewhere(inspect, html, scenario, late_rank, peers):
+    """Outside the waits section: the Load balance line of the waiting MPI call says for whom its
+    slowest rank waits, and the report's headline names the late rank's computation."""
+    lines = inspect.splitlines()
+    call = WAITING_CALL[scenario]
+    said = [lines[i + 2] for i in range(len(lines) - 2) if call and lines[i] == "  " + call
+            and "slowest rank" in lines[i + 1]]
+    card = re.search(r'<div class="k">Cause of waiting</div><div class="v">rank (\d+)</div>'
+                     r'<div class="s">([^<]*)</div>', html)
+    if not peers:
+        check(not any("is waiting" in line for line in lines), "inspect without peer data")
+        check(card is None, "the report's cause card without peer data")
+        return
+    pattern = (r"    rank \d+ is waiting \d+\.\d% of it: waits for rank " + str(late_rank)
+               + r" \(compute\)$")
+    if call:
+        check(len(said) == 1 and re.match(pattern, said[0]),
+              f"inspect's Load balance line for {call}: {said}")
+    check(card is not None and int(card.group(1)) == late_rank
+          and re.match(r"(.* (&gt;|>) )?compute: the other ranks wait [0-9.]+ m?s for it$",
+                       card.group(2)),
+          f"the report's cause card: {card.groups() if card else None}")
+
+
 def main():
     """Up to 3 runs: a loaded machine (preemption, late wake-ups) can stretch one run's delays
     past 5 %; any wrong matching or blame fails all three alike."""
@@ -79,8 +113,13 @@ def one_run():
         env["SCOPE_PROFILER_MPI_PEERS"] = "0"
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "waits.h5")
-        subprocess.run([mpiexec, *flags, "-np", str(np_), program, scenario, out], env=env,
-                       check=True, timeout=100)
+        if program.startswith("run:"):
+            command = [cli, "run", "--quiet", "--functions", "-o", out, "--",
+                       program.removeprefix("run:"), scenario]
+        else:
+            command = [program, scenario, out]
+        subprocess.run([mpiexec, *flags, "-np", str(np_), *command], env=env, check=True,
+                       timeout=100)
         text = subprocess.run([cli, "waits", out], capture_output=True, text=True, check=True)
         print(text.stdout)
         data = json.loads(subprocess.run([cli, "waits", out, "--format", "json"],
@@ -89,6 +128,10 @@ def one_run():
         delay = compute_ns(cli, out, late_rank)
         inspect = subprocess.run([cli, "inspect", out], capture_output=True, text=True,
                                  check=True).stdout
+        report = os.path.join(tmp, "report.html")
+        subprocess.run([cli, "report", out, "-o", report], capture_output=True, check=True)
+        with open(report, encoding="utf-8") as f:
+            html = f.read()
     # inspect names the late rank's computation as the cause (files with peer data only)
     cause = [line for line in inspect.splitlines() if "largest cause:" in line]
     if peers:
@@ -96,14 +139,15 @@ def one_run():
               and "compute," in cause[0], f"inspect's cause line: {cause}")
     else:
         check(not cause and "Who waits for whom" not in inspect, "inspect without peer data")
+    check_cause_elsewhere(inspect, html, scenario, late_rank, peers)
     check(data["peer_data"] == peers, f"peer_data {data['peer_data']}, expected {peers}")
     check(data["unaligned_calls"] == 0, f"unaligned calls: {data['unaligned_calls']}")
     check(data["unmatched_sends"] == 0 and data["unmatched_receives"] == 0,
           f"unmatched: {data['unmatched_sends']} sends, {data['unmatched_receives']} receives")
-    if scenario in ("pingpong", "ring", "anysource", "rendezvous"):
+    if scenario in ("pingpong", "ring", "anysource", "rendezvous", "threads"):
         waiting, kind = 0, "late_sender"
         messages = {"pingpong": 2 * N * (np_ // 2), "ring": N * np_, "anysource": N,
-                    "rendezvous": N}[scenario]
+                    "rendezvous": N, "threads": 4 * N}[scenario]
         if scenario == "ring":
             waiting = 2 % np_
         if scenario == "rendezvous":

@@ -13,10 +13,15 @@
  *   rendezvous  rank 0 MPI_Sends 4 MiB to rank 1, which computes before
  *               posting its MPI_Recv (Late Receiver, n*d);
  *   allreduce, barrier  the last rank computes before each collective: every
- *               other rank waits d per call.
+ *               other rank waits d per call;
+ *   threads     MPI_THREAD_MULTIPLE, 2 ranks: each rank's main thread and a
+ *               second thread play ping-pong at once (tags 7 and 8); only
+ *               rank 1's second thread computes before it replies, so rank
+ *               0's second thread waits for it (Late Sender, n*d).
  * The wrappers record the MPI calls (options.mpi_calls).
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <scope_profiler.h>
 #include <scope_profiler_mpi.h>
 #include <stdio.h>
@@ -55,6 +60,38 @@ static void pingpong(int rank, int size) {
             MPI_Send(&value, 1, MPI_INT, peer, 7, MPI_COMM_WORLD);
         }
     }
+}
+
+/* One thread's ping-pong with the same thread of the other rank (ranks 0 and 1). */
+static void exchange(int rank, int tag, int late) {
+    int value = 0;
+    for (int i = 0; i < N; i++) {
+        pace(i);
+        if (rank == 0) {
+            MPI_Send(&value, 1, MPI_INT, 1, tag, MPI_COMM_WORLD);
+            MPI_Recv(&value, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            if (late) compute();
+            MPI_Recv(&value, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&value, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+        }
+    }
+}
+
+static int world_rank;
+static void *second_thread(void *arg) {
+    (void)arg;
+    SP_SCOPE("worker");
+    exchange(world_rank, 8, 1);
+    return NULL;
+}
+
+static void threads(int rank) {
+    world_rank = rank;
+    pthread_t t;
+    if (pthread_create(&t, NULL, second_thread, NULL) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    exchange(rank, 7, 0);
+    pthread_join(t, NULL);
 }
 
 static void ring(int rank, int size) {
@@ -113,7 +150,16 @@ static void collective(int rank, int size, int allreduce) {
 }
 
 int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
+    int provided = 0;
+    if (argc > 1 && strcmp(argv[1], "threads") == 0) {
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        if (provided != MPI_THREAD_MULTIPLE) {
+            fprintf(stderr, "waits_programs: this MPI has no MPI_THREAD_MULTIPLE\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     if (argc < 3) {
         fprintf(stderr, "usage: waits_programs SCENARIO OUTPUT.h5\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -142,6 +188,8 @@ int main(int argc, char **argv) {
             collective(rank, size, 1);
         else if (strcmp(s, "barrier") == 0)
             collective(rank, size, 0);
+        else if (strcmp(s, "threads") == 0)
+            threads(rank);
         else
             MPI_Abort(MPI_COMM_WORLD, 2);
     }

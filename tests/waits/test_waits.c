@@ -289,11 +289,74 @@ static void test_unaligned(void **state) {
     free_model(&m);
 }
 
+/* 4 ranks in "main": compute 20, 30, 40, 80 ms, then an MPI_Allreduce that ends at 90 ms.
+ * Ranks 0-2 wait 60, 50, 40 ms for rank 3's compute: the cause outside `waits`. */
+static void test_cause_and_region_waits(void **state) {
+    (void)state;
+    call calls[12];
+    static const int64_t work[] = {20, 30, 40, 80};
+    for (uint32_t r = 0; r < 4; r++) {
+        calls[3 * r] = (call){r, "main", 0, 95};
+        calls[3 * r + 1] = (call){r, "compute", 0, work[r]};
+        calls[3 * r + 2] = (call){r, "MPI_Allreduce", work[r], 90};
+    }
+    sp_model m = build(calls, 12);
+    sp_waits w;
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, NULL, 65536, &w, &err), SP_OK);
+    sp_wait_cause c;
+    assert_int_equal(sp_waits_largest_cause(&w, &c), 1);
+    assert_int_equal(c.late_rank, 3);
+    assert_string_equal(c.late_path, "main > compute");
+    assert_int_equal(c.wait_ns, 150 * MS);
+    static const int64_t waited[] = {60, 50, 40, 0};
+    for (uint32_t r = 0; r < 4; r++) {
+        /* the call's own region and every region around it */
+        assert_int_equal(sp_waits_in_region(&w, r, "MPI_Allreduce", &c), waited[r] * MS);
+        if (r < 3) {
+            assert_int_equal(c.late_rank, 3);
+            assert_string_equal(c.late_path, "main > compute");
+            assert_int_equal(c.wait_ns, waited[r] * MS);
+        } else {
+            assert_null(c.late_path);
+        }
+        assert_int_equal(sp_waits_in_region(&w, r, "main", &c), waited[r] * MS);
+        /* not inside compute, and a name's prefix is not the region */
+        assert_int_equal(sp_waits_in_region(&w, r, "compute", &c), 0);
+        assert_null(c.late_path);
+        assert_int_equal(sp_waits_in_region(&w, r, "mai", &c), 0);
+        assert_int_equal(sp_waits_in_region(&w, r, "MPI_Allreduc", &c), 0);
+    }
+    /* POP per call path, MPI paths left out, longest first. main: useful 25, 35, 45, 85 (95 ms
+     * less the Allreduce's 70, 60, 50, 10), waits 60, 50, 40, 0: ideal 85, runtime 95. */
+    assert_int_equal(w.num_paths, 2);
+    assert_string_equal(w.paths[0].path, "main");
+    const sp_pop *p = &w.paths[0].pop;
+    assert_int_equal(p->runtime_ns, 95 * MS);
+    assert_int_equal(p->ideal_runtime_ns, 85 * MS);
+    assert_near(p->load_balance, 47.5 / 85);
+    assert_near(p->communication, 85.0 / 95);
+    assert_near(p->serialisation, 1.0);
+    assert_near(p->transfer, 85.0 / 95);
+    assert_near(p->parallel, 0.5);
+    /* main > compute: no MPI inside, 20..80 ms */
+    assert_string_equal(w.paths[1].path, "main > compute");
+    p = &w.paths[1].pop;
+    assert_int_equal(p->runtime_ns, 80 * MS);
+    assert_near(p->load_balance, 42.5 / 80);
+    assert_near(p->communication, 1.0);
+    assert_near(p->serialisation, 1.0);
+    assert_near(p->transfer, 1.0);
+    assert_near(p->parallel, 42.5 / 80);
+    sp_waits_free(&w);
+    free_model(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_barrier_pop),   cmocka_unit_test(test_serialised_exchange),
         cmocka_unit_test(test_late_receiver), cmocka_unit_test(test_irecv_waitall_unmatched),
-        cmocka_unit_test(test_unaligned),
+        cmocka_unit_test(test_unaligned),     cmocka_unit_test(test_cause_and_region_waits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
