@@ -9,6 +9,7 @@
 
 #include "analysis/clock_alignment.h"
 #include "cli/cli_colour.h"
+#include "cli/cli_wrap.h"
 #include "cli/cli_shown.h"
 #include "cli/inspect.h"
 #include "format/reader.h"
@@ -48,7 +49,8 @@ static void print_waits(FILE *out, const sp_waits *w, const inspect_options *o) 
     int64_t caused = 0;
     const char *cause = largest_cause(w, &late, &caused);
     if (!cause) return;
-    cli_print_title(out, o->colour, "Who waits for whom (scope-profiler waits for all)");
+    cli_print_title_fit(out, o->colour, o->fit_to,
+                        "Who waits for whom (scope-profiler waits for all)");
     fprintf(out, "  largest cause: rank %u in %s, %.6f s of waiting on other ranks\n", late,
             cli_shown(cause[0] ? cause : "(outside any region)"), (double)caused / 1e9);
     for (size_t i = 0; i < w->num_rows && i < WAIT_LINES; i++) {
