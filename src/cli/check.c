@@ -11,6 +11,7 @@
 #include "cli/cli_compare.h"
 #include "cli/cli_error.h"
 #include "cli/cli_wrap.h"
+#include "common/text_buffer.h"
 
 enum { OPT_MAX_REGRESSION = 1, OPT_FAIL_ON_NEW, OPT_STRICT };
 
@@ -49,14 +50,15 @@ static int on_option(void *ctx, int id, const char *value) {
 }
 
 static void print_violations(const sp_comparison *c, const sp_check_options *k) {
-    int any = 0;
+    sp_textbuf line = SP_TEXTBUF_INIT;
     for (size_t i = 0; i < c->count; i++) {
         if (!sp_compare_row_violates(&c->rows[i], k)) continue;
-        fputs(any ? ", " : "Budget violations: ", stdout);
-        fputs(c->rows[i].name, stdout);
-        any = 1;
+        sp_textbuf_append(&line, line.len ? ", " : "Budget violations: ");
+        sp_textbuf_append(&line, c->rows[i].name);
     }
-    if (any) putchar('\n');
+    if (line.len && !sp_textbuf_failed(&line))
+        cli_print_clauses(stdout, sp_textbuf_str(&line), cli_stdout_width(), 2);
+    sp_textbuf_free(&line);
 }
 
 /* Rows that passed only because the test could not decide: say so, and the way out. */
@@ -86,12 +88,15 @@ static int failed(const sp_comparison *c, const sp_check_options *k) {
 
 static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side *sb,
                       const check_args *a) {
-    printf("Baseline: %s\nCandidate: %s\n", cli_shown(sa->title), cli_shown(sb->title));
-    printf("Regression budget: +%g%% (%s)", a->check.max_regression, sp_metric_name(c->metric));
-    if (a->check.significant)
-        printf(", significant slowdowns at level %g%s", c->level,
-               a->check.strict ? ", inconclusive rows fail (--strict)" : "");
-    putchar('\n');
+    cli_print_labelled(stdout, "Baseline: ", cli_shown(sa->title), cli_stdout_width());
+    cli_print_labelled(stdout, "Candidate: ", cli_shown(sb->title), cli_stdout_width());
+    char budget[256];
+    int n = snprintf(budget, sizeof budget, "Regression budget: +%g%% (%s)",
+                     a->check.max_regression, sp_metric_name(c->metric));
+    if (a->check.significant && n > 0 && (size_t)n < sizeof budget)
+        snprintf(budget + n, sizeof budget - (size_t)n, ", significant slowdowns at level %g%s",
+                 c->level, a->check.strict ? ", inconclusive rows fail (--strict)" : "");
+    cli_print_clauses(stdout, budget, cli_stdout_width(), 2);
     int rc = cli_compare_print_table(
         c, failed(c, &a->check) ? "Regression check: FAIL" : "Regression check: PASS",
         a->check.significant);

@@ -13,6 +13,20 @@
  * spaces (plus the text's own leading spaces). width 0: one line. */
 void cli_print_wrapped(FILE *out, const char *text, size_t width, size_t indent);
 
+/* The same, but broken after the ", " or "; " of clauses ("imbalance 14.84%, load
+ * balance 87.07%") where it can, so that a figure stays with its words; a
+ * clause longer than the line breaks at spaces. */
+void cli_print_clauses(FILE *out, const char *text, size_t width, size_t indent);
+
+/* A section title (bold when asked), wrapped at the width as clauses, lines
+ * after the first indented by 2. */
+void cli_print_title_fit(FILE *out, int bold, size_t width, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* label then text, wrapped, the lines after the first under the text
+ * ("Candidate: " and a long run title). */
+void cli_print_labelled(FILE *out, const char *label, const char *text, size_t width);
+
 /* The width of stdout's text (cli_terminal_width(stdout)). */
 size_t cli_stdout_width(void);
 

@@ -55,7 +55,8 @@ static int print_text(const sp_comparison *c, const cli_side *sa, const cli_side
                       const cli_compare_args *a) {
     print_rule();
     char *ta = sp_terminal_text(sa->title), *tb = sp_terminal_text(sb->title);
-    printf("a: %s\nb: %s\n", ta ? ta : "?", tb ? tb : "?");
+    cli_print_labelled(stdout, "a: ", ta ? ta : "?", cli_stdout_width());
+    cli_print_labelled(stdout, "b: ", tb ? tb : "?", cli_stdout_width());
     free(ta);
     free(tb);
     print_rule();

@@ -7,6 +7,8 @@
 #include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "cli/cli_shown.h"
+#include "cli/cli_text.h"
+#include "cli/cli_wrap.h"
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/inspect.h"
@@ -29,39 +31,51 @@ static int by_lost(const void *a, const void *b) {
 
 /* When the slowest rank spends most of its time in the region waiting on
  * other ranks (wait states, issue 25): for whom, doing what. */
-static void print_waiting(FILE *out, const balance_line *l, const sp_waits *w) {
+static void print_waiting(FILE *out, const balance_line *l, const sp_waits *w,
+                          const inspect_options *o) {
     sp_wait_cause c;
     const char *name = sp_mpi_region_name(l->region);
     double waited = (double)sp_waits_in_region(w, l->ranks.slowest_rank, name, &c) / 1e9;
     if (!c.late_path || !(l->ranks.max > 0) || waited < 0.5 * l->ranks.max) return;
     const char *late = strrchr(c.late_path, '>');
     late = late ? late + 2 : c.late_path;
-    fprintf(out, "    rank %u is waiting %.1f%% of it: waits for rank %u (%s)\n",
-            l->ranks.slowest_rank, 100.0 * (waited < l->ranks.max ? waited / l->ranks.max : 1.0),
-            c.late_rank, cli_shown(late[0] ? late : "outside any region"));
+    char text[512];
+    snprintf(text, sizeof text, "    rank %u is waiting %.1f%% of it: waits for rank %u (%s)",
+             l->ranks.slowest_rank, 100.0 * (waited < l->ranks.max ? waited / l->ranks.max : 1.0),
+             c.late_rank, cli_shown(late[0] ? late : "outside any region"));
+    cli_print_clauses(out, text, o->fit_to, 2);
 }
 
 static void print_line(FILE *out, const balance_line *l, const sp_waits *w,
                        const inspect_options *o) {
-    fprintf(out, "  %s\n    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u\n",
-            cli_shown(sp_mpi_region_name(l->region)), 100.0 * l->ranks.imbalance,
-            100.0 * l->ranks.load_balance, l->ranks.slowest_rank, l->ranks.fastest_rank);
-    if (w) print_waiting(out, l, w);
+    char text[512];
+    fprintf(out, "  %s\n", cli_shown(sp_mpi_region_name(l->region)));
+    snprintf(text, sizeof text,
+             "    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u",
+             100.0 * l->ranks.imbalance, 100.0 * l->ranks.load_balance, l->ranks.slowest_rank,
+             l->ranks.fastest_rank);
+    cli_print_clauses(out, text, o->fit_to, 2);
+    if (w) print_waiting(out, l, w, o);
     const sp_step_balance *s = &l->steps;
     if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC) {
         char gain[32];
         inspect_duration(gain, sizeof gain, s->saved, o);
-        fprintf(out, "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %s%s to gain\n",
-                sp_imbalance_kind_name(s->kind), s->straggler,
-                (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
-                100.0 * s->straggler_share, gain, o->seconds ? " s" : "");
-    } else if (s->kind == SP_IMBALANCE_BALANCED)
-        fprintf(out, "    balanced step by step (%llu steps)\n", (unsigned long long)s->steps);
+static void print_line(FILE *out, const balance_line *l, const inspect_options *o) {
+    char text[512];
+    fprintf(out, "  %s\n", cli_shown(sp_mpi_region_name(l->region)));
+    snprintf(text, sizeof text,
+             "    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u",
+             100.0 * l->ranks.imbalance, 100.0 * l->ranks.load_balance, l->ranks.slowest_rank,
+             l->ranks.fastest_rank);
+    cli_print_clauses(out, text, o->fit_to, 2);
 }
 
 void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options *o) {
     if (sp_results_num_ranks(r) < 2) {
-        if (o->balance_only) fprintf(out, "  (one rank: no load balance to show)\n\n");
+        if (o->balance_only) {
+            cli_print_wrapped(out, "  (one rank: no load balance to show)", o->fit_to, 1);
+            fputc('\n', out);
+        }
         return;
     }
     size_t n = 0;
@@ -85,18 +99,24 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
     }
     if (count) {
         qsort(lines, count, sizeof *lines, by_lost);
-        cli_print_title(out, o->colour, "Load balance (%zu ranks; largest loss first)",
-                        o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
+        cli_print_title_fit(out, o->colour, o->fit_to,
+                            "Load balance (%zu ranks; largest loss first)",
+                            o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
         const sp_waits *w = inspect_waits_for(sp_results_path(r));
         for (size_t i = 0; i < count && i < limit; i++)
             print_line(out, &lines[i], w, o);
-        if (count > limit)
-            fprintf(out, "  ... %zu more (scope-profiler inspect --balance --format json)\n",
-                    count - limit);
+        if (count > limit) {
+            char more[128];
+            snprintf(more, sizeof more,
+                     "  ... %zu more (scope-profiler inspect --balance --format json)",
+                     count - limit);
+            cli_print_wrapped(out, more, o->fit_to, 4);
+        }
         fputc('\n', out);
     } else if (o->balance_only) {
-        fprintf(out, "  (no region differs between the ranks)\n\n");
+        cli_print_wrapped(out, "  (no region differs between the ranks)", o->fit_to, 1);
+        fputc('\n', out);
     }
     free(lines);
     sp_region_list_free(regions);
@@ -137,10 +157,10 @@ static void sum_selected(mpi_call_line *l, const sp_filter *f) {
 }
 
 /* Bytes with a binary unit, exact below 1 KiB. */
-static void print_bytes(FILE *out, int64_t bytes) {
+static void format_bytes(char *buf, size_t size, int64_t bytes) {
     static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
     if (bytes < 1024) {
-        fprintf(out, "%lld B", (long long)bytes);
+        snprintf(buf, size, "%lld B", (long long)bytes);
         return;
     }
     double v = (double)bytes / 1024.0;
@@ -149,7 +169,31 @@ static void print_bytes(FILE *out, int64_t bytes) {
         v /= 1024.0;
         u++;
     }
-    fprintf(out, "%.1f %s", v, units[u]);
+    snprintf(buf, size, "%.1f %s", v, units[u]);
+}
+
+/* One aligned line per call; where that does not fit the width, the name on
+ * its own line and the figures below it as clauses. */
+static void print_call_line(FILE *out, const mpi_call_line *l, const inspect_options *o) {
+    char time[32], bytes[32], per_call[48] = "", line[512];
+    inspect_duration(time, sizeof time, l->total, o);
+    format_bytes(bytes, sizeof bytes, l->bytes);
+    if (l->bytes > 0 && l->calls) {
+        char each[32];
+        format_bytes(each, sizeof each, l->bytes / (int64_t)l->calls);
+        snprintf(per_call, sizeof per_call, " (%s per call)", each);
+    }
+    const char *name = sp_mpi_region_name(l->region), *unit = o->seconds ? " s" : "";
+    int n = snprintf(line, sizeof line, "  %-14s %8llu calls  %12s%s  %s%s", name,
+                     (unsigned long long)l->calls, time, unit, bytes, per_call);
+    if (!o->fit_to || (n > 0 && cli_utf8_length(line) <= o->fit_to)) {
+        fprintf(out, "%s\n", line);
+        return;
+    }
+    fprintf(out, "  %s\n", name);
+    snprintf(line, sizeof line, "    %llu calls, %s%s, %s%s", (unsigned long long)l->calls, time,
+             unit, bytes, per_call);
+    cli_print_clauses(out, line, o->fit_to, 2);
 }
 
 void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_options *o) {
@@ -166,26 +210,21 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
     }
     if (count) {
         qsort(lines, count, sizeof *lines, by_total);
-        cli_print_title(out, o->colour, "MPI calls (%zu ranks; time summed over ranks)",
-                        o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
-        for (size_t i = 0; i < count; i++) {
-            const mpi_call_line *l = &lines[i];
-            char time[32];
-            inspect_duration(time, sizeof time, l->total, o);
-            fprintf(out, "  %-14s %8llu calls  %12s%s  ", sp_mpi_region_name(l->region),
-                    (unsigned long long)l->calls, time, o->seconds ? " s" : "");
-            print_bytes(out, l->bytes);
-            if (l->bytes > 0 && l->calls) {
-                fputs(" (", out);
-                print_bytes(out, l->bytes / (int64_t)l->calls);
-                fputs(" per call)", out);
-            }
-            fputc('\n', out);
-        }
+        cli_print_title_fit(out, o->colour, o->fit_to,
+                            "MPI calls (%zu ranks; time summed over ranks)",
+                            o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
+        for (size_t i = 0; i < count; i++)
+            print_call_line(out, &lines[i], o);
         fputc('\n', out);
     } else if (o->mpi_calls_only) {
-        fprintf(out,
-                "  (no MPI calls recorded: the MPI wrappers record them, docs/parallel.md)\n\n");
+            print_line(out, &lines[i], o);
+        if (count > limit) {
+            char more[128];
+            snprintf(more, sizeof more,
+                     "  ... %zu more (scope-profiler inspect --balance --format json)",
+                     count - limit);
+            cli_print_wrapped(out, more, o->fit_to, 4);
+        }
     }
     free(lines);
     sp_region_list_free(regions);

@@ -6,6 +6,7 @@
 
 #include "common/terminal_text.h"
 #include "cli/cli_colour.h"
+#include "cli/cli_wrap.h"
 #include "cli/inspect.h"
 
 #define RULE "=============================================================================="
@@ -91,9 +92,10 @@ void inspect_print_header(FILE *out, const sp_results *r, const char *path,
     char *safe_path = sp_terminal_text(shown ? shown : path);
     const char *path_text = safe_path ? safe_path : "?";
     if (label)
-        cli_print_title(out, o->colour, "%s - %s", safe_label ? safe_label : "?", path_text);
+        cli_print_title_fit(out, o->colour, o->fit_to, "%s - %s", safe_label ? safe_label : "?",
+                            path_text);
     else
-        cli_print_title(out, o->colour, "%s", path_text);
+        cli_print_title_fit(out, o->colour, o->fit_to, "%s", path_text);
     free(safe_label);
     free(safe_path);
     free(shown);

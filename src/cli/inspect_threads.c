@@ -6,6 +6,8 @@
 #include "cli/cli_colour.h"
 #include "common/duration_text.h"
 #include "cli/cli_shown.h"
+#include "cli/cli_text.h"
+#include "cli/cli_wrap.h"
 #include "cli/inspect.h"
 
 void inspect_duration(char *buf, size_t size, double s, const inspect_options *o) {
@@ -20,7 +22,7 @@ void inspect_duration(char *buf, size_t size, double s, const inspect_options *o
 void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options *o) {
     size_t lanes = sp_results_num_threads(r);
     if (lanes <= sp_results_num_data_ranks(r)) return; /* one thread per rank: nothing to add */
-    cli_print_title(out, o->colour, "Threads (%zu)", lanes);
+    cli_print_title_fit(out, o->colour, o->fit_to, "Threads (%zu)", lanes);
     size_t name_width = strlen("name");
     for (size_t i = 0; i < lanes; i++) {
         sp_thread_summary t;
@@ -28,9 +30,13 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
             strlen(cli_shown(t.name)) > name_width)
             name_width = strlen(cli_shown(t.name));
     }
-    fprintf(out, "  %-6s %-6s %-*s %-10s %-10s %-10s %-8s %s\n", "rank", "thread", (int)name_width,
-            "name", "native id", o->seconds ? "wall [s]" : "wall", o->seconds ? "cpu [s]" : "cpu",
-            "calls", o->seconds ? "in regions [s]" : "in regions");
+    char line[1024];
+    snprintf(line, sizeof line, "  %-6s %-6s %-*s %-10s %-10s %-10s %-8s %s", "rank", "thread",
+             (int)name_width, "name", "native id", o->seconds ? "wall [s]" : "wall",
+             o->seconds ? "cpu [s]" : "cpu", "calls", o->seconds ? "in regions [s]" : "in regions");
+    /* too wide for the width: one record per thread, its figures as clauses */
+    int records = o->fit_to && cli_utf8_length(line) > o->fit_to;
+    if (!records) fprintf(out, "%s\n", line);
     for (size_t i = 0; i < lanes; i++) {
         sp_thread_summary t;
         if (sp_results_thread_summary(r, i, &t, NULL) != SP_OK) continue;
@@ -42,9 +48,22 @@ void inspect_print_threads(FILE *out, const sp_results *r, const inspect_options
             snprintf(native, sizeof native, "%lld", (long long)t.native_id);
         else
             snprintf(native, sizeof native, "-");
-        fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank, (long long)t.index,
-                (int)name_width, cli_shown(t.name), native, wall, cpu,
-                (unsigned long long)t.num_calls, inside);
+        if (!records) {
+            fprintf(out, "  %-6u %-6lld %-*s %-10s %-10s %-10s %-8llu %s\n", t.rank,
+                    (long long)t.index, (int)name_width, cli_shown(t.name), native, wall, cpu,
+                    (unsigned long long)t.num_calls, inside);
+            continue;
+        }
+        const char *name = cli_shown(t.name);
+        snprintf(line, sizeof line, "  rank %u, thread %lld%s%s%s", t.rank, (long long)t.index,
+                 *name ? " (" : "", name, *name ? ")" : "");
+        cli_print_clauses(out, line, o->fit_to, 2);
+        const char *unit = o->seconds ? " s" : "";
+        snprintf(line, sizeof line,
+                 "    native id %s, wall %s%s, cpu %s%s, calls %llu, in regions %s%s", native, wall,
+                 strcmp(wall, "-") ? unit : "", cpu, strcmp(cpu, "-") ? unit : "",
+                 (unsigned long long)t.num_calls, inside, strcmp(inside, "-") ? unit : "");
+        cli_print_clauses(out, line, o->fit_to, 2);
     }
     fputc('\n', out);
 }

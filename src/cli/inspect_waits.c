@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli_colour.h"
+#include "cli/cli_wrap.h"
 #include "cli/cli_shown.h"
 #include "cli/inspect.h"
 #include "waits/waits.h"
@@ -45,11 +46,14 @@ const sp_waits *inspect_waits_for(const char *path) {
 static void print_waits(FILE *out, const sp_waits *w, const inspect_options *o) {
     sp_wait_cause cause;
     if (!sp_waits_largest_cause(w, &cause)) return;
-    cli_print_title(out, o->colour, "Who waits for whom (scope-profiler waits for all)");
-    fprintf(out, "  largest cause: rank %u in %s, %.6f s of waiting on other ranks\n",
-            cause.late_rank,
-            cli_shown(cause.late_path[0] ? cause.late_path : "(outside any region)"),
-            (double)cause.wait_ns / 1e9);
+    cli_print_title_fit(out, o->colour, o->fit_to,
+                        "Who waits for whom (scope-profiler waits for all)");
+    char text[1024];
+    snprintf(text, sizeof text, "  largest cause: rank %u in %s, %.6f s of waiting on other ranks",
+             cause.late_rank,
+             cli_shown(cause.late_path[0] ? cause.late_path : "(outside any region)"),
+             (double)cause.wait_ns / 1e9);
+    cli_print_clauses(out, text, o->fit_to, 2);
     for (size_t i = 0; i < w->num_rows && i < WAIT_LINES; i++) {
         const sp_wait_row *r = &w->rows[i];
         fprintf(out, "  %s: rank %u waits %.6f s (%s) for rank %u (%s)\n",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_wrap.h"
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
 #include "cli/cli_error.h"
@@ -90,7 +91,7 @@ static int print(const sp_scaling *s, const scaling_args *a, const cli_list *fil
         if (a->format && strcmp(a->format, "csv") == 0)
             sp_scaling_csv(&b, s);
         else
-            sp_scaling_text(&b, s);
+            sp_scaling_text(&b, s, cli_stdout_width());
         text = sp_textbuf_take(&b);
     }
     if (!text) return cli_out_of_memory();

@@ -6,7 +6,11 @@
  * process_name/thread_name metadata events, written as the walk reaches them.
  * With raw_clock (docs/cli.md: `--ranks 0 --raw-clock` is the Python
  * package's export) times are its floats: seconds = ns / 1e9, differences
- * of those, times 1e6 for microseconds, printed as repr().
+ * of those, times 1e6 for microseconds, printed as repr(), and the events
+ * come in its order: per rank, its lanes' names, then region by region (the
+ * region table's order), each region's calls in call_index order. That order
+ * holds one rank's calls in memory (about 150 bytes each); the default order
+ * (the call tree) streams.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +30,9 @@ typedef struct chrome {
     const char **source_raw; /* per region: the source file last escaped */
     char **source_json;
     int oom;
-    int any; /* an item was written: the next one needs a comma */
+    int any;            /* an item was written: the next one needs a comma */
+    sp_walk_call *held; /* raw clock: the rank's calls, written once it is walked */
+    size_t num_held, cap_held;
 } chrome;
 
 static void next_item(chrome *c) {
@@ -114,14 +120,15 @@ static const char *source_json(chrome *c, uint32_t region, const char *file) {
     return c->source_json[region];
 }
 
-static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
-    (void)parent;
-    chrome *c = ctx;
+static void name_lane(chrome *c, size_t lane) {
+    if (c->lane_named[lane]) return;
+    c->lane_named[lane] = 1;
+    put_thread(c, sp_call_walker_lane(c->job->w, lane));
+}
+
+static sp_status write_call(chrome *c, const sp_walk_call *call) {
     sp_sink *s = c->job->sink;
-    if (!c->lane_named[call->lane]) {
-        c->lane_named[call->lane] = 1;
-        put_thread(c, sp_call_walker_lane(c->job->w, call->lane));
-    }
+    name_lane(c, call->lane);
     int64_t dur = call->end_ns - call->start_ns;
     int py = c->job->options->select.raw_clock;
     next_item(c);
@@ -173,13 +180,54 @@ static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     return c->oom ? sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory") : SP_OK;
 }
 
+static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
+    return write_call(ctx, call);
+}
+
+/* Raw clock: keeps the call for write_held(). */
+static sp_status hold_call(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
+    (void)parent;
+    chrome *c = ctx;
+    if (c->num_held == c->cap_held) {
+        size_t cap = c->cap_held ? 2 * c->cap_held : 1024;
+        sp_walk_call *grown = realloc(c->held, cap * sizeof *grown);
+        if (!grown) return sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        c->held = grown;
+        c->cap_held = cap;
+    }
+    c->held[c->num_held++] = *call;
+    return SP_OK;
+}
+
+/* The Python package's order: region by region, then call_index. */
+static int by_region_then_index(const void *a, const void *b) {
+    const sp_walk_call *p = a, *q = b;
+    if (p->region != q->region) return p->region < q->region ? -1 : 1;
+    if (p->call_index != q->call_index) return p->call_index < q->call_index ? -1 : 1;
+    return (p->event > q->event) - (p->event < q->event);
+}
+
+static sp_status write_held(chrome *c, uint32_t rank) {
+    for (size_t i = 0; i < sp_call_walker_num_lanes(c->job->w); i++)
+        if (sp_call_walker_lane(c->job->w, i)->rank == rank) name_lane(c, i);
+    qsort(c->held, c->num_held, sizeof *c->held, by_region_then_index);
+    sp_status st = SP_OK;
+    for (size_t i = 0; i < c->num_held && st == SP_OK; i++)
+        st = write_call(c, &c->held[i]);
+    c->num_held = 0;
+    return st;
+}
+
 static sp_status walk(chrome *c) {
     sp_export_job *job = c->job;
-    sp_walk_visitor v = {on_enter, NULL, c};
+    int python_order = job->options->select.raw_clock;
+    sp_walk_visitor v = {python_order ? hold_call : on_enter, NULL, c};
     for (size_t i = 0; i < sp_call_walker_num_ranks(job->w); i++) {
         uint32_t rank = sp_call_walker_rank(job->w, i);
         put_process(c, rank);
         sp_status st = sp_call_walker_run(job->w, rank, SP_WALK_ALL_LANES, &v, job->err);
+        if (st == SP_OK && python_order) st = write_held(c, rank);
         if (st != SP_OK) return st;
     }
     return SP_OK;
@@ -205,6 +253,7 @@ sp_status sp_write_chrome_trace(sp_export_job *job) {
     free(c.source_json);
     free(c.source_raw);
     free(c.lane_named);
+    free(c.held);
     sp_names_free(&c.names);
     return st;
 }

@@ -22,10 +22,27 @@ typedef struct scope {
     int any_event;
     int64_t first_at, last_at;
     int oom;
+    int measuring;  /* raw clock: a first walk of the lane only finds its first and last event */
+    int span_known; /* startValue/endValue were written before the events */
     /* the other thread's calls above the lane's open top-level call, innermost first */
     uint32_t context[64];
     size_t num_context;
 } scope;
+
+/* "startValue":...,"endValue":...: the profile's first and last event. */
+static void put_span(scope *c) {
+    sp_sink *s = c->job->sink;
+    sp_sink_puts(s, "\"startValue\":");
+    if (c->job->options->select.raw_clock) {
+        sp_sink_py_float(s, sp_py_seconds(c->first_at + c->zero) - sp_py_seconds(c->zero));
+        sp_sink_puts(s, ",\"endValue\":");
+        sp_sink_py_float(s, sp_py_seconds(c->last_at + c->zero) - sp_py_seconds(c->zero));
+    } else {
+        sp_sink_scaled(s, c->first_at, 9);
+        sp_sink_puts(s, ",\"endValue\":");
+        sp_sink_scaled(s, c->last_at, 9);
+    }
+}
 
 static void open_profile(scope *c) {
     sp_sink *s = c->job->sink;
@@ -44,11 +61,22 @@ static void open_profile(scope *c) {
     const char *text = sp_textbuf_str(&name);
     if (!text || !sp_sink_json_string(s, text)) c->oom = 1;
     sp_textbuf_free(&name);
-    sp_sink_puts(s, ",\"unit\":\"seconds\",\"events\":[");
+    sp_sink_puts(s, ",\"unit\":\"seconds\",");
+    if (c->span_known) { /* the Python package's key order */
+        put_span(c);
+        sp_sink_putc(s, ',');
+    }
+    sp_sink_puts(s, "\"events\":[");
 }
 
 static void put_event(scope *c, char type, uint32_t frame, int64_t at_ns) {
     sp_sink *s = c->job->sink;
+    if (c->measuring) {
+        if (!c->any_event) c->first_at = at_ns;
+        c->any_event = 1;
+        c->last_at = at_ns;
+        return;
+    }
     if (c->any_event) sp_sink_putc(s, ',');
     if (!c->any_event) c->first_at = at_ns;
     c->any_event = 1;
@@ -76,7 +104,7 @@ static void open_context(scope *c, const sp_walk_call *call, const sp_walk_call 
 
 static sp_status on_enter(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
     scope *c = ctx;
-    if (!c->profile_open) open_profile(c);
+    if (!c->profile_open && !c->measuring) open_profile(c);
     if (call->cross_lane) open_context(c, call, parent);
     put_event(c, 'O', call->region, call->start_ns - c->zero);
     return c->oom ? sp_error_set(c->job->err, SP_ERR_OUT_OF_MEMORY, "out of memory") : SP_OK;
@@ -94,16 +122,10 @@ static sp_status on_leave(void *ctx, sp_walk_call *call, sp_walk_call *parent) {
 
 static void close_profile(scope *c) {
     sp_sink *s = c->job->sink;
-    /* the profile's own span: its first and last event */
-    sp_sink_puts(s, "],\"startValue\":");
-    if (c->job->options->select.raw_clock) {
-        sp_sink_py_float(s, sp_py_seconds(c->first_at + c->zero) - sp_py_seconds(c->zero));
-        sp_sink_puts(s, ",\"endValue\":");
-        sp_sink_py_float(s, sp_py_seconds(c->last_at + c->zero) - sp_py_seconds(c->zero));
-    } else {
-        sp_sink_scaled(s, c->first_at, 9);
-        sp_sink_puts(s, ",\"endValue\":");
-        sp_sink_scaled(s, c->last_at, 9);
+    sp_sink_putc(s, ']');
+    if (!c->span_known) { /* streamed: known once the events are out */
+        sp_sink_putc(s, ',');
+        put_span(c);
     }
     sp_sink_putc(s, '}');
     c->profile_open = 0;
@@ -137,8 +159,18 @@ sp_status sp_write_speedscope(sp_export_job *job) {
     sp_walk_visitor v = {on_enter, on_leave, &c};
     for (size_t i = 0; i < sp_call_walker_num_lanes(job->w); i++) {
         c.lane = i;
-        sp_status st =
-            sp_call_walker_run(job->w, sp_call_walker_lane(job->w, i)->rank, i, &v, job->err);
+        uint32_t rank = sp_call_walker_lane(job->w, i)->rank;
+        /* raw clock: the Python package writes the span before the events,
+         * so the lane is walked once to find it */
+        c.span_known = job->options->select.raw_clock;
+        if (c.span_known) {
+            c.measuring = 1;
+            c.any_event = 0;
+            sp_status st = sp_call_walker_run(job->w, rank, i, &v, job->err);
+            c.measuring = 0;
+            if (st != SP_OK) return st;
+        }
+        sp_status st = sp_call_walker_run(job->w, rank, i, &v, job->err);
         if (st != SP_OK) return st;
         if (c.profile_open) close_profile(&c);
     }

@@ -73,6 +73,78 @@ static char *cut(const char *s, size_t max) {
     return sp_textbuf_take(&b);
 }
 
+/* Appends text as one line at indent, cut with "…" to max code points (0: whole). */
+static void record_line(sp_textbuf *out, size_t indent, const char *label, size_t label_width,
+                        const char *value, size_t max_width) {
+    sp_textbuf_repeat(out, " ", indent);
+    size_t used = indent;
+    if (label) {
+        sp_textbuf_append(out, label);
+        sp_textbuf_repeat(out, " ", label_width - sp_utf8_length(label) + 2);
+        used += label_width + 2;
+    }
+    char *shown = cut(value, max_width > used + 1 ? max_width - used : 2);
+    if (!shown) {
+        out->failed = 1;
+        return;
+    }
+    sp_textbuf_append(out, shown);
+    sp_textbuf_putc(out, '\n');
+    free(shown);
+}
+
+/* A value on lines of its own at indent 6, wrapped at spaces (a word longer
+ * than the room is cut). */
+static void record_value(sp_textbuf *out, const char *value, size_t max_width) {
+    size_t room = max_width > 8 ? max_width - 6 : 2;
+    sp_textbuf line = SP_TEXTBUF_INIT;
+    const char *p = value;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        sp_textbuf word = SP_TEXTBUF_INIT;
+        sp_textbuf_append_n(&word, p, n);
+        const char *w = sp_textbuf_str(&word), *l = sp_textbuf_str(&line);
+        if (!w || !l) {
+            out->failed = 1;
+        } else if (line.len && sp_utf8_length(l) + 1 + sp_utf8_length(w) > room) {
+            record_line(out, 6, NULL, 0, l, max_width);
+            sp_textbuf_free(&line);
+            sp_textbuf_append(&line, w);
+        } else {
+            if (line.len) sp_textbuf_putc(&line, ' ');
+            sp_textbuf_append(&line, w);
+        }
+        sp_textbuf_free(&word);
+        p += n;
+        p += strspn(p, " ");
+    }
+    const char *l = sp_textbuf_str(&line);
+    if (l && line.len) record_line(out, 6, NULL, 0, l, max_width);
+    sp_textbuf_free(&line);
+}
+
+/* Below the width two columns need: each row as a record, its first cell on
+ * a line of its own and the others below it as "header  value" lines, a value
+ * too long for that line on the next one. */
+static void record_table(sp_textbuf *out, const char *const *headers, size_t ncols,
+                         const char *const *cells, size_t nrows, size_t max_width) {
+    size_t label_width = 0;
+    for (size_t j = 1; j < ncols; j++)
+        if (sp_utf8_length(headers[j]) > label_width) label_width = sp_utf8_length(headers[j]);
+    for (size_t i = 0; i < nrows; i++) {
+        const char *const *row = cells + i * ncols;
+        record_line(out, 2, NULL, 0, row[0], max_width);
+        for (size_t j = 1; j < ncols; j++) {
+            if (4 + label_width + 2 + sp_utf8_length(row[j]) <= max_width) {
+                record_line(out, 4, headers[j], label_width, row[j], max_width);
+            } else {
+                record_line(out, 4, NULL, 0, headers[j], max_width);
+                record_value(out, row[j], max_width);
+            }
+        }
+    }
+}
+
 void sp_box_table_fit(sp_textbuf *out, const char *const *headers, size_t ncols,
                       const char *const *cells, size_t nrows, size_t max_width) {
     size_t *w = calloc(ncols ? ncols : 1, sizeof *w);
@@ -94,9 +166,13 @@ void sp_box_table_fit(sp_textbuf *out, const char *const *headers, size_t ncols,
     size_t widest = 0;
     for (size_t j = 1; j < ncols; j++)
         if (w[j] > widest) widest = w[j];
+    size_t header0 = sp_utf8_length(headers[0]) + 2;
+    if (3 + header0 + 3 + widest + 3 > max_width) { /* not even two columns fit */
+        record_table(out, headers, ncols, cells, nrows, max_width);
+        goto done;
+    }
     /* the first column gets what the widest other one leaves, its header at least */
     size_t room = max_width > widest + 9 ? max_width - widest - 9 : 0;
-    size_t header0 = sp_utf8_length(headers[0]) + 2;
     if (room < header0) room = header0;
     if (w[0] > room) w[0] = room;
     for (size_t i = 0; i < nrows; i++)

@@ -19,7 +19,10 @@ void sp_box_table(sp_textbuf *out, const char *const *headers, size_t ncols,
 /* sp_box_table within max_width columns (0: no limit): a table too wide is
  * printed as several tables, each repeating the first column, with a blank
  * line between; first-column cells longer than the room left are cut with
- * "…". Only a single column wider than max_width still passes it. */
+ * "…". Where not even the first column and the widest other one fit, each row
+ * is printed as a record: its first cell on a line, then one "header  value"
+ * line per other column (the value on a line of its own when it is too long
+ * for that, and cut with "…" at max_width). */
 void sp_box_table_fit(sp_textbuf *out, const char *const *headers, size_t ncols,
                       const char *const *cells, size_t nrows, size_t max_width);
 

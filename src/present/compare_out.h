@@ -37,7 +37,7 @@ char *sp_compare_json(const sp_comparison *c, const sp_compare_doc *doc);
 void sp_compare_csv(sp_textbuf *out, const sp_comparison *c, const sp_compare_doc *doc);
 
 /* A scaling study as a box table / JSON / CSV. */
-void sp_scaling_text(sp_textbuf *out, const sp_scaling *s);
+void sp_scaling_text(sp_textbuf *out, const sp_scaling *s, size_t max_width);
 char *sp_scaling_json(const sp_scaling *s, const char *const *files, size_t num_files);
 void sp_scaling_csv(sp_textbuf *out, const sp_scaling *s);
 

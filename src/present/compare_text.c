@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "common/terminal_text.h"
+#include "common/utf8.h"
 #include "present/compare_out.h"
 #include "present/box_table.h"
 
@@ -60,11 +61,37 @@ static void row_cells(const sp_compare_row *r, int calls, int significance, char
     cells[k++] = sp_textbuf_take(&b);
 }
 
-static void names_line(sp_textbuf *out, const char *prefix, const char *const *names, size_t n) {
+/* prefix and the names, joined by ", ", continued on lines indented by 4
+ * where they would pass max_width (0: one line). */
+static void names_line(sp_textbuf *out, const char *prefix, const char *const *names, size_t n,
+                       size_t max_width) {
     sp_textbuf_append(out, prefix);
+    size_t col = sp_utf8_length(prefix);
     for (size_t i = 0; i < n; i++) {
-        if (i) sp_textbuf_append(out, ", ");
-        sp_terminal_append(out, names[i]);
+        sp_textbuf name = SP_TEXTBUF_INIT;
+        sp_terminal_append(&name, names[i]);
+        const char *shown = sp_textbuf_str(&name);
+        if (!shown) {
+            out->failed = 1;
+            sp_textbuf_free(&name);
+            return;
+        }
+        size_t len = sp_utf8_length(shown);
+        size_t need = len + (i + 1 < n); /* with the comma that follows */
+        if (i) {
+            sp_textbuf_putc(out, ',');
+            col++;
+        }
+        if (i && max_width && col + 1 + need > max_width) {
+            sp_textbuf_append(out, "\n    ");
+            col = 4;
+        } else if (i) {
+            sp_textbuf_putc(out, ' ');
+            col++;
+        }
+        sp_textbuf_append(out, shown);
+        sp_textbuf_free(&name);
+        col += len;
     }
     sp_textbuf_putc(out, '\n');
 }
@@ -112,9 +139,9 @@ void sp_compare_text(sp_textbuf *out, const sp_comparison *c, const char *title,
     free(cells);
     if (c->num_only_a) {
         sp_textbuf_putc(out, '\n');
-        names_line(out, "  Only in a: ", c->only_a, c->num_only_a);
+        names_line(out, "  Only in a: ", c->only_a, c->num_only_a, max_width);
     }
-    if (c->num_only_b) names_line(out, "  Only in b: ", c->only_b, c->num_only_b);
+    if (c->num_only_b) names_line(out, "  Only in b: ", c->only_b, c->num_only_b, max_width);
     for (int side = 0; side < 2; side++) {
         double e = side ? c->error_b : c->error_a;
         if (e > 0.0)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "common/py_float.h"
+#include "common/utf8.h"
 #include "present/compare_out.h"
 #include "present/csv_escape.h"
 #include "present/json_build.h"
@@ -50,17 +51,43 @@ static int point_cells(const sp_scaling *s, const sp_scaling_region *r, size_t k
     return 1;
 }
 
-void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
-    sp_textbuf_printf(out, "%s scaling over %s (", s->weak ? "Weak" : "Strong", s->x_name);
-    list_xs(out, s);
-    sp_textbuf_printf(out, "), baseline %s = ", s->x_name);
-    number(out, s->xs[0], "%.6g");
+/* The pieces joined by spaces on one line, or where that would pass max_width
+ * (0: no limit), continued on lines indented by 2. */
+static void put_pieces(sp_textbuf *out, const char *const *pieces, size_t n, size_t max_width) {
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = sp_utf8_length(pieces[i]);
+        if (i && max_width && col + 1 + len > max_width) {
+            sp_textbuf_append(out, "\n  ");
+            col = 2;
+        } else if (i) {
+            sp_textbuf_putc(out, ' ');
+            col++;
+        }
+        sp_textbuf_append(out, pieces[i]);
+        col += len;
+    }
     sp_textbuf_putc(out, '\n');
-    sp_textbuf_append(out, s->metric == SP_METRIC_TOTAL
-                               ? "time: total per rank over the selected ranks [s]"
-                               : "time: mean duration per call over the selected ranks [s]");
-    sp_textbuf_append(out, s->weak ? ";\nefficiency = t(x0) / t(x)\n"
-                                   : ";\nefficiency = speedup / (x / x0)\n");
+}
+
+void sp_scaling_text(sp_textbuf *out, const sp_scaling *s, size_t max_width) {
+    sp_textbuf over = SP_TEXTBUF_INIT, base = SP_TEXTBUF_INIT;
+    sp_textbuf_printf(&over, "%s scaling over %s (", s->weak ? "Weak" : "Strong", s->x_name);
+    list_xs(&over, s);
+    sp_textbuf_append(&over, "),");
+    sp_textbuf_printf(&base, "baseline %s = ", s->x_name);
+    number(&base, s->xs[0], "%.6g");
+    if (sp_textbuf_failed(&over) || sp_textbuf_failed(&base)) out->failed = 1;
+    const char *title[] = {sp_textbuf_str(&over), sp_textbuf_str(&base)};
+    if (title[0] && title[1]) put_pieces(out, title, 2, max_width);
+    sp_textbuf_free(&over);
+    sp_textbuf_free(&base);
+    const char *time[] = {s->metric == SP_METRIC_TOTAL ? "time: total per rank"
+                                                       : "time: mean duration per call",
+                          "over the selected ranks [s];"};
+    put_pieces(out, time, 2, max_width);
+    sp_textbuf_append(out, s->weak ? "efficiency = t(x0) / t(x)\n"
+                                   : "efficiency = speedup / (x / x0)\n");
     sp_textbuf_printf(out, "\nRegions (%zu)\n", s->num_regions);
     if (!s->num_regions) {
         sp_textbuf_append(out, "  (no regions to compare)\n");
@@ -74,7 +101,7 @@ void sp_scaling_text(sp_textbuf *out, const sp_scaling *s) {
             ok = point_cells(s, &s->regions[i], k, cells + (i * s->num_x + k) * NCOLS);
     const char *headers[NCOLS] = {"region", s->x_name, "runs", "time [s]", "speedup", "efficiency"};
     if (ok)
-        sp_box_table(out, headers, NCOLS, (const char *const *)cells, nrows);
+        sp_box_table_fit(out, headers, NCOLS, (const char *const *)cells, nrows, max_width);
     else
         out->failed = 1;
     for (size_t i = 0; cells && i < nrows * NCOLS; i++)

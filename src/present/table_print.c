@@ -58,10 +58,11 @@ static size_t prefix_bytes(const char *s, size_t k) {
 }
 
 /* Cuts the region column's long cells (with an ellipsis) until the table fits in
- * max_width columns, down to 20 columns; the other columns stay whole. */
+ * max_width columns, down to 20 columns (fewer below about 50 columns, so that
+ * each block of layout_in_blocks fits); the other columns stay whole. */
 static int fit_width(cell_grid *g, const char *const *headers, size_t ncols, size_t max_width,
                      int ascii) {
-    size_t total = 4 + 2 * (ncols ? ncols - 1 : 0), region = 0;
+    size_t total = 4 + 2 * (ncols ? ncols - 1 : 0), region = 0, widest = 0;
     for (size_t j = 0; j < ncols; j++) {
         size_t w = sp_utf8_length(headers[j]) + 2;
         for (size_t i = 0; i < g->nrows; i++) {
@@ -69,11 +70,17 @@ static int fit_width(cell_grid *g, const char *const *headers, size_t ncols, siz
             if (len > w) w = len;
         }
         total += w + 2;
-        if (j == 0) region = w;
+        if (j == 0)
+            region = w;
+        else if (w > widest)
+            widest = w;
     }
-    /* names stay readable: never shorter than 20 columns (or the header) */
-    size_t floor = sp_utf8_length(headers[0]) + 2;
-    if (floor < 20) floor = 20;
+    /* names stay readable: never shorter than 20 columns (or the header), but
+     * shorter still where the widest other column would not fit beside them
+     * (a block is the frame, the name column and one more: 4 + w + 2 + w1 + 4) */
+    size_t header0 = sp_utf8_length(headers[0]) + 2, floor = header0 < 20 ? 20 : header0;
+    if (max_width > 10 + widest && max_width - 10 - widest < floor)
+        floor = max_width - 10 - widest > header0 ? max_width - 10 - widest : header0;
     if (total <= max_width || region <= floor) return 1;
     size_t keep = region - (total - max_width);
     if (total - max_width >= region || keep < floor) keep = floor;

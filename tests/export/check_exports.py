@@ -320,21 +320,31 @@ def check_python_compat():
         for x, y in zip(a["events"], b["events"]):
             close(x["at"], y["at"], 1e-9, "at")
 
-    # --ranks 0 --raw-clock: the Python package's export (docs/cli.md "Clocks").
-    ours = json.loads(export_bytes("speedscope", profile, "--ranks", "0", "--raw-clock"))
+    # --ranks 0 --raw-clock: the Python package's export (docs/cli.md "Clocks"),
+    # byte for byte once our exporter name (and chrome-trace's run_metadata)
+    # is taken out and the JSON is written with the Python package's separators.
+    raw = export_bytes("speedscope", profile, "--ranks", "0", "--raw-clock")
+    ours = json.loads(raw)
     expect(ours["exporter"].startswith("scope-profiler-c@"), True, "our exporter name")
     ours["exporter"] = py["exporter"]
     expect(ours, py, "speedscope --ranks 0 --raw-clock equals the Python package's export")
-    with open(os.path.join(compare, "shift_a.chrome.json")) as f:
-        py = json.load(f)
+    with open(os.path.join(compare, "shift_a.speedscope.json"), "rb") as f:
+        py_bytes = f.read()
+    expect(json.dumps(ours).encode(), py_bytes.rstrip(b"\n"),
+           "speedscope --ranks 0 --raw-clock, as json.dump writes it, equals the Python bytes")
+    with open(os.path.join(compare, "shift_a.chrome.json"), "rb") as f:
+        py_bytes = f.read()
+    py = json.loads(py_bytes)
     ours = chrome(profile, "--ranks", "0", "--raw-clock")
     ours["metadata"].pop("run_metadata")
     ours["metadata"]["exporter"] = py["metadata"]["exporter"]
-    order = lambda d: sorted(d["traceEvents"], key=lambda e: (e["ph"] != "M", e.get("ts", 0)))
-    expect({k: v for k, v in ours.items() if k != "traceEvents"},
-           {k: v for k, v in py.items() if k != "traceEvents"}, "chrome-trace header")
-    # the same events, every float bit for bit; only the order differs (ours: call tree)
-    expect(order(ours), order(py), "chrome-trace --ranks 0 --raw-clock events")
+    # the same events in the same order (region by region), every float bit for bit
+    expect([(e["ph"], e["name"], e.get("args", {}).get("call_index")) for e in ours["traceEvents"]],
+           [(e["ph"], e["name"], e.get("args", {}).get("call_index")) for e in py["traceEvents"]],
+           "chrome-trace --ranks 0 --raw-clock event order")
+    expect(ours, py, "chrome-trace --ranks 0 --raw-clock equals the Python package's export")
+    expect(json.dumps(ours, separators=(",", ":")).encode(), py_bytes.rstrip(b"\n"),
+           "chrome-trace --ranks 0 --raw-clock, with compact separators, equals the Python bytes")
 
 
 # --- hostile names survive every format ------------------------------------------
