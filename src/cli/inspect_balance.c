@@ -60,14 +60,17 @@ static void print_line(FILE *out, const balance_line *l, const sp_waits *w,
     if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC) {
         char gain[32];
         inspect_duration(gain, sizeof gain, s->saved, o);
-static void print_line(FILE *out, const balance_line *l, const inspect_options *o) {
-    char text[512];
-    fprintf(out, "  %s\n", cli_shown(sp_mpi_region_name(l->region)));
-    snprintf(text, sizeof text,
-             "    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u",
-             100.0 * l->ranks.imbalance, 100.0 * l->ranks.load_balance, l->ranks.slowest_rank,
-             l->ranks.fastest_rank);
-    cli_print_clauses(out, text, o->fit_to, 2);
+        snprintf(text, sizeof text,
+                 "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %s%s to gain",
+                 sp_imbalance_kind_name(s->kind), s->straggler,
+                 (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
+                 100.0 * s->straggler_share, gain, o->seconds ? " s" : "");
+        cli_print_clauses(out, text, o->fit_to, 2);
+    } else if (s->kind == SP_IMBALANCE_BALANCED) {
+        snprintf(text, sizeof text, "    balanced step by step (%llu steps)",
+                 (unsigned long long)s->steps);
+        cli_print_clauses(out, text, o->fit_to, 2);
+    }
 }
 
 void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options *o) {
@@ -217,14 +220,10 @@ void inspect_print_mpi_calls(FILE *out, const sp_results *r, const inspect_optio
             print_call_line(out, &lines[i], o);
         fputc('\n', out);
     } else if (o->mpi_calls_only) {
-            print_line(out, &lines[i], o);
-        if (count > limit) {
-            char more[128];
-            snprintf(more, sizeof more,
-                     "  ... %zu more (scope-profiler inspect --balance --format json)",
-                     count - limit);
-            cli_print_wrapped(out, more, o->fit_to, 4);
-        }
+        cli_print_wrapped(
+            out, "  (no MPI calls recorded: the MPI wrappers record them, docs/parallel.md)",
+            o->fit_to, 1);
+        fputc('\n', out);
     }
     free(lines);
     sp_region_list_free(regions);
