@@ -6,6 +6,12 @@
 #include "common/py_float.h"
 
 static void newline_indent(sp_textbuf *out, int level) {
+    static const char line[] = "\n                                "; /* 16 levels, one append */
+    size_t n = 2 * (size_t)level;
+    if (n < sizeof line - 1) {
+        sp_textbuf_append_n(out, line, n + 1);
+        return;
+    }
     sp_textbuf_putc(out, '\n');
     sp_textbuf_repeat(out, "  ", (size_t)level);
 }
