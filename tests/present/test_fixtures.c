@@ -478,6 +478,7 @@ static void check_statistics_golden(const sp_results *const *runs, size_t n,
     unlink(path);
     rmdir(tmp);
     free(tmp);
+    free(want);
 }
 
 static void test_region_statistics_streamed(void **state) {
