@@ -19,23 +19,9 @@ trap 'rm -rf "$work"' EXIT INT TERM
 file=$work/profile.h5
 calls=$((millions * 1000000))
 "$make" 100 100 $((millions * 100)) "$file"
-printf '%-24s %9s %9s %10s %10s\n' command "wall s" "CPU s" "peak MB" "peak B/call"
-run() {
-    name=$1
-    shift
-    if /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2> "$work/err"; then
-        status=ok
-    else
-        status="failed: $(head -c 200 "$work/err" | tr '\n' ' ')"
-    fi
-    # GNU time puts "Command exited with non-zero status N" first when the command fails
-    read -r wall user sys kib <<EOF_TIME
-$(tail -n 1 "$work/time")
-EOF_TIME
-    awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v k="$kib" -v c="$calls" \
-        -v st="$status" 'BEGIN { printf "%-24s %9.2f %9.2f %10.1f %10.2f %s\n",
-                                 n, w, u + s, k / 1024, k * 1024 / c, (st == "ok" ? "" : st) }'
-}
+. "$(dirname "$0")/bench_time.sh"
+bench_header
+run() { bench_run "$@"; }
 run events "$cli" events "$file"
 for format in chrome-trace perfetto speedscope folded; do
     run "export $format" "$cli" export "$format" "$file" -o - --max-size 0

@@ -75,21 +75,42 @@ static void assign_entries(sp_results *r, const row_key *keys, uint32_t *slot) {
     }
 }
 
+/* keys[] = every row, ordered by (region, rank, row): a counting sort by
+ * region (stable, so rows stay ascending), then a sort of each region's
+ * rows by rank only where they are not in rank order already (files are
+ * written rank by rank, so usually nowhere: no n log n pass over millions
+ * of rows). per_region[g] = the number of rows of region g. */
+static void order_rows(const sp_model *m, const size_t *per_region, size_t *next, row_key *keys) {
+    size_t at = 0;
+    for (size_t g = 0; g < m->num_regions; g++) {
+        next[g] = at;
+        at += per_region[g];
+    }
+    for (size_t i = 0; i < m->num_rows; i++) {
+        const sp_model_row *row = &m->rows[i];
+        keys[next[row->region]++] = (row_key){row->region, row->rank, (uint32_t)i};
+    }
+    for (size_t g = 0, first = 0; g < m->num_regions; first += per_region[g++]) {
+        int sorted = 1;
+        for (size_t k = first + 1; sorted && k < first + per_region[g]; k++)
+            sorted = keys[k - 1].rank <= keys[k].rank;
+        if (!sorted) qsort(keys + first, per_region[g], sizeof *keys, compare_row_key);
+    }
+}
+
 static sp_status build_entries(sp_results *r) {
     const sp_model *m = &r->m;
     size_t nrows = m->num_rows;
     row_key *keys = malloc((nrows ? nrows : 1) * sizeof *keys);
     uint32_t *slot = malloc((nrows ? nrows : 1) * sizeof *slot);
-    sp_status st = keys && slot ? SP_OK : SP_ERR_OUT_OF_MEMORY;
+    size_t *per_region = calloc(m->num_regions + 1, sizeof *per_region);
+    size_t *next = malloc((m->num_regions + 1) * sizeof *next);
+    sp_status st = keys && slot && per_region && next ? SP_OK : SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; st == SP_OK && i < nrows; i++) {
-        keys[i] = (row_key){m->rows[i].region, m->rows[i].rank, (uint32_t)i};
+        per_region[m->rows[i].region]++;
         slot[i] = UINT32_MAX;
     }
-    if (st == SP_OK) qsort(keys, nrows, sizeof *keys, compare_row_key);
-    size_t *per_region = st == SP_OK ? calloc(m->num_regions + 1, sizeof *per_region) : NULL;
-    if (st == SP_OK && !per_region) st = SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; st == SP_OK && i < nrows; i++)
-        per_region[keys[i].region]++;
+    if (st == SP_OK) order_rows(m, per_region, next, keys);
     for (size_t g = 0; st == SP_OK && g < m->num_regions; g++) {
         size_t n = per_region[g] ? per_region[g] : 1;
         r->regions[g].by_rank = malloc(n * sizeof(uint32_t));
@@ -104,6 +125,7 @@ static sp_status build_entries(sp_results *r) {
         sp_mpi_region *reg = &r->regions[m->rows[i].region];
         reg->entries[reg->num_entries++] = slot[i];
     }
+    free(next);
     free(per_region);
     free(keys);
     free(slot);
@@ -120,9 +142,12 @@ static sp_status build_ranks(sp_results *r) {
     const sp_model *m = &r->m;
     r->data_ranks = malloc((m->num_rows ? m->num_rows : 1) * sizeof *r->data_ranks);
     if (!r->data_ranks) return SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < m->num_rows; i++)
+    int sorted = 1;
+    for (size_t i = 0; i < m->num_rows; i++) {
         r->data_ranks[i] = m->rows[i].rank;
-    qsort(r->data_ranks, m->num_rows, sizeof *r->data_ranks, compare_u32);
+        if (i && r->data_ranks[i - 1] > r->data_ranks[i]) sorted = 0;
+    }
+    if (!sorted) qsort(r->data_ranks, m->num_rows, sizeof *r->data_ranks, compare_u32);
     size_t n = 0;
     for (size_t i = 0; i < m->num_rows; i++)
         if (n == 0 || r->data_ranks[n - 1] != r->data_ranks[i])

@@ -47,8 +47,9 @@ static int on_option(void *ctx, int id, const char *value) {
         return cli_meta_keys("stats", "group-by", value, &o->group_by);
     case OPT_FORMAT:
         if (strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "csv"))
-            return cli_value_error("stats", "unknown --format \"%s\": choose text, json or csv "
-                                            "(with --group-by)",
+            return cli_value_error("stats",
+                                   "unknown --format \"%s\": choose text, json or csv "
+                                   "(with --group-by)",
                                    value);
         o->format = value;
         return 0;
@@ -57,16 +58,15 @@ static int on_option(void *ctx, int id, const char *value) {
     }
 }
 
-/* The file's text on stdout, exactly as -o PATH would write it. */
+/* The file's text on stdout, exactly as -o PATH would write it, and as
+ * bounded in memory (staged in $TMPDIR, then copied: atomic_file.h). */
 static int print_document(const cli_runs *runs, const sp_stats_options *so) {
     sp_error err = {0};
-    char *doc = sp_format_region_statistics_json(cli_runs_items(runs), runs->count, so, &err);
-    if (!doc) {
+    fflush(stdout);
+    if (sp_write_region_statistics_json(cli_runs_items(runs), runs->count, so, "-", &err)) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
     }
-    fputs(doc, stdout);
-    free(doc);
     return 0;
 }
 

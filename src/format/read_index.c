@@ -152,16 +152,8 @@ static sp_status fill_string_column(sp_rd *rd, sp_model *m, const char *path, si
     char **values = NULL;
     size_t n = m->num_rows;
     sp_status st = SP_OK;
-    if (sp_rd_kind_of(rd->file, path) != SP_RD_ABSENT) {
-        st = sp_rd_string_column(rd, path, &values, &n);
-        int use = 1;
-        if (!st) st = sp_rd_optional_rows(rd, m, path, n, &use);
-        if (!st && !use) {
-            sp_rd_free_strings(values, n);
-            values = NULL;
-        }
-        if (!st && values) st = sp_rd_share_strings(rd, m, values, n);
-    }
+    if (sp_rd_kind_of(rd->file, path) != SP_RD_ABSENT)
+        st = sp_rd_shared_string_column(rd, m, path, &values, &n);
     for (size_t i = 0; !st && i < m->num_rows; i++) {
         char **slot = (char **)((char *)&m->rows[i] + offset);
         if (values) {

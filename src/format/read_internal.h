@@ -30,6 +30,13 @@ sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, si
  * unchanged. */
 sp_status sp_rd_share_strings(sp_rd *rd, sp_model *m, char **values, size_t n);
 
+/* The per-row string column at path (present), shared as by
+ * sp_rd_share_strings; a fixed-length column is shared straight from the
+ * read buffer (no allocation per value). *out NULL with *n 0 when the
+ * column counts as absent (sp_rd_optional_rows); on failure *out is NULL. */
+sp_status sp_rd_shared_string_column(sp_rd *rd, sp_model *m, const char *path, char ***out,
+                                     size_t *n);
+
 /* Rows must name distinct (rank, region) pairs. */
 sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m);
 

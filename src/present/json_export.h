@@ -9,9 +9,6 @@
 
 #include "scope_profiler/results.h"
 
-/* collect_region_statistics(): {units, filters, common_regions, files}. */
-struct json_object *sp_region_statistics_payload(const sp_results *const *runs, size_t num_runs,
-                                                 const sp_stats_options *options, sp_error *err);
 
 /* {"files": [{file_path, num_ranks, metadata}, ...]}. */
 struct json_object *sp_metadata_document(const sp_results *const *runs, size_t num_runs,

@@ -1,5 +1,9 @@
 /* region_statistics.json: sp_collect_region_statistics() and
- * sp_write_region_statistics_json() (docs/layout.md §7). */
+ * sp_write_region_statistics_json() (docs/layout.md §7). The document is
+ * printed as it is produced, one region entry (a small json-c tree) at a
+ * time, in the layout json_print.c gives a whole tree: its per-rank blocks
+ * (16,384 ranks x 200 regions = 1.4 GB of text) are never held as a tree,
+ * and a file target receives the text region by region. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,25 +12,35 @@
 #include "common/error.h"
 #include "present/json_build.h"
 #include "present/json_export.h"
+#include "present/json_print.h"
+#include "present/text_file.h"
 #include "present/py_path.h"
+#include "common/py_float.h"
 #include "common/text_buffer.h"
 
-/* count, then seven durations (null when the pool is empty). */
-static struct json_object *stats_object(const sp_pool_stats *s) {
-    struct json_object *o = json_object_new_object();
-    int ok = sp_json_add_int(o, "count", (int64_t)s->count);
-    const char *keys[] = {"average_duration_seconds", "min_duration_seconds",
-                          "max_duration_seconds",     "first_duration_seconds",
-                          "last_duration_seconds",    "std_duration_seconds",
-                          "total_duration_seconds"};
+/* The members of one statistics object at `level`: count, then seven
+ * durations (null when the pool is empty), printed straight into the text
+ * (a per-rank block has 16,384 of them: no json-c tree for each). */
+static void print_stats_members(sp_textbuf *b, const sp_pool_stats *s, int level) {
+    static const char *const keys[] = {
+        "\"average_duration_seconds\": ", "\"min_duration_seconds\": ",
+        "\"max_duration_seconds\": ",     "\"first_duration_seconds\": ",
+        "\"last_duration_seconds\": ",    "\"std_duration_seconds\": ",
+        "\"total_duration_seconds\": "};
     const double values[] = {s->average, s->min, s->max, s->first, s->last, s->std, s->total};
-    for (size_t i = 0; i < 7 && ok; i++)
-        ok = s->count ? sp_json_add_double(o, keys[i], values[i]) : sp_json_add_null(o, keys[i]);
-    if (!ok) {
-        json_object_put(o);
-        return NULL;
+    char num[SP_PY_FLOAT_REPR_SIZE];
+    sp_json_print_separator(b, 1, level);
+    sp_textbuf_printf(b, "\"count\": %lld", (long long)s->count);
+    for (size_t i = 0; i < 7; i++) {
+        sp_json_print_separator(b, 0, level);
+        sp_textbuf_append(b, keys[i]);
+        if (s->count && isfinite(values[i])) {
+            sp_py_float_repr(values[i], num);
+            sp_textbuf_append(b, num);
+        } else {
+            sp_textbuf_append(b, "null"); /* json_print.c writes non-finite values as null */
+        }
     }
-    return o;
 }
 
 /* sp_filter: NULL ranks or num_ranks 0 select all ranks. */
@@ -34,41 +48,50 @@ static int ranks_given(const sp_filter *f) {
     return f->ranks && f->num_ranks;
 }
 
-static int rank_selected(const sp_filter *f, uint32_t rank) {
-    if (!ranks_given(f)) return 1;
-    for (size_t i = 0; i < f->num_ranks; i++)
-        if (f->ranks[i] == rank) return 1;
-    return 0;
+static int compare_ranks(const void *pa, const void *pb) {
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
 }
 
-static struct json_object *region_entry(const sp_mpi_region *region, const sp_filter *f,
-                                        sp_error *err) {
-    sp_pool_stats s;
-    if (sp_region_pool_stats(region, ranks_given(f) ? f->ranks : NULL,
-                             ranks_given(f) ? f->num_ranks : 0, &s, err))
-        return NULL;
-    struct json_object *entry = stats_object(&s);
-    struct json_object *per_rank = json_object_new_object();
-    int ok = entry && per_rank;
-    for (size_t i = 0; ok && i < sp_mpi_region_num_ranks(region); i++) {
-        uint32_t rank = sp_mpi_region_rank_id(region, i);
-        if (!rank_selected(f, rank)) continue;
-        if (sp_region_pool_stats(region, &rank, 1, &s, err)) {
-            json_object_put(entry);
-            json_object_put(per_rank);
-            return NULL;
-        }
-        char key[16];
-        snprintf(key, sizeof key, "%u", (unsigned)rank);
-        ok = sp_json_add(per_rank, key, stats_object(&s));
-    }
-    if (!ok) json_object_put(per_rank);
-    if (!ok || !sp_json_add(entry, "per_rank", per_rank)) {
-        json_object_put(entry);
+/* The selected ranks, sorted (NULL: all ranks, or out of memory with err set). */
+static uint32_t *sorted_ranks(const sp_filter *f, sp_error *err) {
+    if (!ranks_given(f)) return NULL;
+    uint32_t *sorted = malloc(f->num_ranks * sizeof *sorted);
+    if (!sorted) {
         sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
-    return entry;
+    memcpy(sorted, f->ranks, f->num_ranks * sizeof *sorted);
+    qsort(sorted, f->num_ranks, sizeof *sorted, compare_ranks);
+    return sorted;
+}
+
+/* One region's entry, printed as an object at `level`: the pooled numbers,
+ * then "per_rank" with one object per selected rank. */
+static sp_status print_region_entry(sp_textbuf *b, const sp_mpi_region *region, const sp_filter *f,
+                                    const uint32_t *selected, int level, sp_error *err) {
+    sp_pool_stats s;
+    sp_status st = sp_region_pool_stats(region, ranks_given(f) ? f->ranks : NULL,
+                                        ranks_given(f) ? f->num_ranks : 0, &s, err);
+    if (st) return st;
+    sp_textbuf_putc(b, '{');
+    print_stats_members(b, &s, level + 1);
+    sp_json_print_separator(b, 0, level + 1);
+    sp_textbuf_append(b, "\"per_rank\": {");
+    size_t shown = 0;
+    for (size_t i = 0; i < sp_mpi_region_num_ranks(region); i++) {
+        uint32_t rank = sp_mpi_region_rank_id(region, i);
+        if (selected && !bsearch(&rank, selected, f->num_ranks, sizeof rank, compare_ranks))
+            continue;
+        if ((st = sp_region_pool_stats(region, &rank, 1, &s, err))) return st;
+        sp_json_print_separator(b, shown++ == 0, level + 2);
+        sp_textbuf_printf(b, "\"%u\": {", (unsigned)rank);
+        print_stats_members(b, &s, level + 3);
+        sp_json_print_close(b, '}', 0, level + 2);
+    }
+    sp_json_print_close(b, '}', shown == 0, level + 1);
+    sp_json_print_close(b, '}', 0, level);
+    return SP_OK;
 }
 
 /* The display labels with repeats renamed "{label} ({k})"; or the given ones. */
@@ -93,66 +116,6 @@ static char **run_labels(const sp_results *const *runs, size_t n, const char *co
         }
     }
     return labels;
-}
-
-static struct json_object *file_entry(const sp_results *run, const char *label, const sp_filter *f,
-                                      sp_error *err) {
-    sp_filter regions_filter = *f; /* get_regions(include, exclude): no rank restriction */
-    regions_filter.ranks = NULL;
-    regions_filter.num_ranks = 0;
-    size_t count = 0;
-    const sp_mpi_region **regions = sp_results_get_regions(run, &regions_filter, &count, err);
-    if (!regions) return NULL;
-    const char *path = sp_results_path(run);
-    char *abs = sp_py_resolve(path ? path : "");
-    double total = sp_results_total_time(run);
-    struct json_object *o = json_object_new_object();
-    struct json_object *stats = json_object_new_object();
-    int ok = abs && sp_json_add_string(o, "label", label) &&
-             sp_json_add_string(o, "file_path", abs) &&
-             sp_json_add_int(o, "num_ranks", (int64_t)sp_results_num_ranks(run)) &&
-             (isnan(total) ? sp_json_add_null(o, "total_time_seconds")
-                           : sp_json_add_double(o, "total_time_seconds", total));
-    free(abs);
-    if (!ok) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; ok && i < count; i++) {
-        struct json_object *entry = region_entry(regions[i], f, err);
-        ok = entry && sp_json_add(stats, sp_mpi_region_name(regions[i]), entry);
-        if (entry && !ok) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    sp_region_list_free(regions);
-    if (!ok || !sp_json_add(o, "region_statistics", stats)) {
-        if (ok)
-            sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-        else
-            json_object_put(stats);
-        json_object_put(o);
-        return NULL;
-    }
-    return o;
-}
-
-/* Names of the first run's regions present in every run, in its order. */
-static struct json_object *common_regions(struct json_object *files) {
-    struct json_object *out = json_object_new_array();
-    size_t n = json_object_array_length(files);
-    if (!out || !n) return out;
-    struct json_object *first =
-        json_object_object_get(json_object_array_get_idx(files, 0), "region_statistics");
-    json_object_object_foreach(first, name, unused) {
-        (void)unused;
-        int everywhere = 1;
-        for (size_t i = 1; i < n && everywhere; i++) {
-            struct json_object *stats =
-                json_object_object_get(json_object_array_get_idx(files, i), "region_statistics");
-            everywhere = json_object_object_get_ex(stats, name, NULL);
-        }
-        if (everywhere && !sp_json_append(out, json_object_new_string(name))) {
-            json_object_put(out);
-            return NULL;
-        }
-    }
-    return out;
 }
 
 static struct json_object *filters_object(const sp_filter *f) {
@@ -181,86 +144,226 @@ static struct json_object *filters_object(const sp_filter *f) {
     return o;
 }
 
-struct json_object *sp_region_statistics_payload(const sp_results *const *runs, size_t num_runs,
-                                                 const sp_stats_options *options, sp_error *err) {
-    static const sp_stats_options no_options;
-    if (!options) options = &no_options;
-    if (num_runs && !runs) {
-        sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "region statistics: no runs given");
+/* Where the text goes: kept whole in buf (file NULL), or written to file
+ * whenever a region entry is complete. */
+typedef struct stats_out {
+    sp_textbuf buf;
+    FILE *file;
+} stats_out;
+
+static sp_status out_flush(stats_out *o, sp_error *err) {
+    if (sp_textbuf_failed(&o->buf)) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!o->file) return SP_OK;
+    fwrite(o->buf.data ? o->buf.data : "", 1, o->buf.len, o->file); /* errors: ferror() */
+    sp_textbuf_reset(&o->buf);
+    return SP_OK;
+}
+
+/* Prints `value` as member `key` of an object at level - 1, then frees it. */
+static sp_status out_member(stats_out *o, const char *key, struct json_object *value, int first,
+                            int level, sp_error *err) {
+    if (!value) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    sp_json_print_key(&o->buf, key, first, level);
+    sp_json_print(&o->buf, value, level);
+    json_object_put(value);
+    return SP_OK;
+}
+
+static struct json_object *string_value(const char *s) {
+    return json_object_new_string(s ? s : "");
+}
+
+/* One element of "files" at level 2: its members at level 3, the region
+ * entries at level 4. */
+static sp_status print_file(stats_out *o, const sp_results *run, const char *label,
+                            const sp_mpi_region *const *regions, size_t count, const sp_filter *f,
+                            sp_error *err) {
+    const char *path = sp_results_path(run);
+    char *abs = sp_py_resolve(path ? path : "");
+    if (!abs) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    double total = sp_results_total_time(run);
+    sp_textbuf_putc(&o->buf, '{');
+    sp_status st = out_member(o, "label", string_value(label), 1, 3, err);
+    if (!st) st = out_member(o, "file_path", string_value(abs), 0, 3, err);
+    free(abs);
+    if (!st)
+        st = out_member(o, "num_ranks", json_object_new_int64((int64_t)sp_results_num_ranks(run)),
+                        0, 3, err);
+    if (!st && isnan(total)) {
+        sp_json_print_key(&o->buf, "total_time_seconds", 0, 3);
+        sp_textbuf_append(&o->buf, "null");
+    } else if (!st) {
+        st = out_member(o, "total_time_seconds", json_object_new_double(total), 0, 3, err);
+    }
+    if (!st) {
+        sp_json_print_key(&o->buf, "region_statistics", 0, 3);
+        sp_textbuf_putc(&o->buf, '{');
+    }
+    uint32_t *selected = st ? NULL : sorted_ranks(f, err);
+    if (!st && ranks_given(f) && !selected) st = SP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; !st && i < count; i++) {
+        sp_json_print_key(&o->buf, sp_mpi_region_name(regions[i]), i == 0, 4);
+        st = print_region_entry(&o->buf, regions[i], f, selected, 4, err);
+        if (!st) st = out_flush(o, err);
+    }
+    free(selected);
+    if (!st) {
+        sp_json_print_close(&o->buf, '}', count == 0, 3);
+        sp_json_print_close(&o->buf, '}', 0, 2);
+    }
+    return st;
+}
+
+typedef struct run_regions {
+    const sp_mpi_region **list; /* get_regions(include, exclude) of the run */
+    size_t count;
+    const char **sorted; /* their names, sorted (common_regions) */
+} run_regions;
+
+static int compare_names(const void *pa, const void *pb) {
+    return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+static void run_regions_free(run_regions *rr, size_t n) {
+    for (size_t i = 0; rr && i < n; i++) {
+        sp_region_list_free(rr[i].list);
+        free(rr[i].sorted);
+    }
+    free(rr);
+}
+
+/* Every run's regions (no rank restriction: get_regions(include, exclude)). */
+static run_regions *collect_regions(const sp_results *const *runs, size_t n, const sp_filter *f,
+                                    sp_error *err) {
+    run_regions *rr = calloc(n ? n : 1, sizeof *rr);
+    if (!rr) {
+        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
-    for (size_t i = 0; i < num_runs; i++)
-        if (!runs[i]) {
-            sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "region statistics: run %zu is NULL", i);
+    sp_filter regions_filter = *f;
+    regions_filter.ranks = NULL;
+    regions_filter.num_ranks = 0;
+    for (size_t i = 0; i < n; i++) {
+        rr[i].list = sp_results_get_regions(runs[i], &regions_filter, &rr[i].count, err);
+        rr[i].sorted = rr[i].list ? malloc((rr[i].count ? rr[i].count : 1) * sizeof(char *)) : NULL;
+        if (!rr[i].sorted) {
+            if (rr[i].list) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+            run_regions_free(rr, i + 1);
             return NULL;
         }
-    char **labels = run_labels(runs, num_runs, options->labels);
-    struct json_object *doc = json_object_new_object();
-    struct json_object *units = json_object_new_object();
-    struct json_object *files = json_object_new_array();
-    int ok = labels && doc && units && files;
-    if (!ok) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; ok && i < num_runs; i++)
-        ok = sp_json_append(files, file_entry(runs[i], labels[i], &options->filter, err));
-    if (labels)
-        for (size_t i = 0; i < num_runs; i++)
-            free(labels[i]);
-    free(labels);
-    if (ok) {
-        ok = sp_json_add_string(units, "durations", "seconds") && sp_json_add(doc, "units", units);
-        units = NULL;
-        ok = ok && sp_json_add(doc, "filters", filters_object(&options->filter)) &&
-             sp_json_add(doc, "common_regions", common_regions(files)) &&
-             sp_json_add(doc, "files", files);
-        files = NULL;
-        if (!ok) sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+        for (size_t k = 0; k < rr[i].count; k++)
+            rr[i].sorted[k] = sp_mpi_region_name(rr[i].list[k]);
+        qsort(rr[i].sorted, rr[i].count, sizeof(char *), compare_names);
     }
-    json_object_put(units);
-    json_object_put(files);
-    if (!ok) {
-        json_object_put(doc);
+    return rr;
+}
+
+/* Names of the first run's regions present in every run, in its order. */
+static struct json_object *common_regions(const run_regions *rr, size_t n) {
+    struct json_object *out = json_object_new_array();
+    for (size_t k = 0; out && n && k < rr[0].count; k++) {
+        const char *name = sp_mpi_region_name(rr[0].list[k]);
+        int everywhere = 1;
+        for (size_t i = 1; i < n && everywhere; i++)
+            everywhere =
+                bsearch(&name, rr[i].sorted, rr[i].count, sizeof(char *), compare_names) != NULL;
+        if (everywhere && !sp_json_append(out, json_object_new_string(name))) {
+            json_object_put(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static struct json_object *units_object(void) {
+    struct json_object *units = json_object_new_object();
+    if (units && !sp_json_add_string(units, "durations", "seconds")) {
+        json_object_put(units);
         return NULL;
     }
-    return doc;
+    return units;
+}
+
+/* The document, with the plot-data envelope or as the bare payload
+ * {units, filters, common_regions, files}. */
+static sp_status print_document(stats_out *o, const sp_results *const *runs, size_t num_runs,
+                                const sp_stats_options *options, int envelope, sp_error *err) {
+    static const sp_stats_options no_options;
+    if (!options) options = &no_options;
+    if (num_runs && !runs)
+        return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "region statistics: no runs given");
+    for (size_t i = 0; i < num_runs; i++)
+        if (!runs[i])
+            return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "region statistics: run %zu is NULL",
+                                i);
+    run_regions *rr = collect_regions(runs, num_runs, &options->filter, err);
+    if (!rr) return err && err->status ? err->status : SP_ERR_OUT_OF_MEMORY;
+    char **labels = run_labels(runs, num_runs, options->labels);
+    sp_status st = labels ? SP_OK : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    int first = 1;
+    sp_textbuf_putc(&o->buf, '{');
+    if (!st && envelope) {
+        st = out_member(o, "format", json_object_new_string("scope-profiler-plot-data"), 1, 1, err);
+        if (!st) st = out_member(o, "format_version", json_object_new_int64(1), 0, 1, err);
+        if (!st) st = out_member(o, "plot", json_object_new_string("region_statistics"), 0, 1, err);
+        first = 0;
+    }
+    if (!st) st = out_member(o, "units", units_object(), first, 1, err);
+    if (!st) st = out_member(o, "filters", filters_object(&options->filter), 0, 1, err);
+    if (!st) st = out_member(o, "common_regions", common_regions(rr, num_runs), 0, 1, err);
+    if (!st) {
+        sp_json_print_key(&o->buf, "files", 0, 1);
+        sp_textbuf_putc(&o->buf, '[');
+    }
+    for (size_t i = 0; !st && i < num_runs; i++) {
+        sp_json_print_separator(&o->buf, i == 0, 2);
+        st = print_file(o, runs[i], labels[i], rr[i].list, rr[i].count, &options->filter, err);
+    }
+    if (!st) {
+        sp_json_print_close(&o->buf, ']', num_runs == 0, 1);
+        sp_json_print_close(&o->buf, '}', 0, 0);
+        sp_textbuf_putc(&o->buf, '\n');
+        st = out_flush(o, err);
+    }
+    for (size_t i = 0; labels && i < num_runs; i++)
+        free(labels[i]);
+    free(labels);
+    run_regions_free(rr, num_runs);
+    return st;
+}
+
+static char *document_text(const sp_results *const *runs, size_t num_runs,
+                           const sp_stats_options *options, int envelope, sp_error *err) {
+    stats_out o = {SP_TEXTBUF_INIT, NULL};
+    if (print_document(&o, runs, num_runs, options, envelope, err) != SP_OK) {
+        sp_textbuf_free(&o.buf);
+        return NULL;
+    }
+    return sp_textbuf_take(&o.buf);
 }
 
 char *sp_collect_region_statistics(const sp_results *const *runs, size_t num_runs,
                                    const sp_stats_options *options, sp_error *err) {
-    struct json_object *doc = sp_region_statistics_payload(runs, num_runs, options, err);
-    if (!doc) return NULL;
-    char *text = sp_json_export_text(doc, err);
-    json_object_put(doc);
-    return text;
-}
-
-/* The written document: the payload inside its envelope (docs/layout.md §7). */
-static struct json_object *statistics_document(const sp_results *const *runs, size_t num_runs,
-                                               const sp_stats_options *options, sp_error *err) {
-    struct json_object *payload = sp_region_statistics_payload(runs, num_runs, options, err);
-    if (!payload) return NULL;
-    struct json_object *doc = json_object_new_object();
-    int ok = doc && sp_json_add_string(doc, "format", "scope-profiler-plot-data") &&
-             sp_json_add_int(doc, "format_version", 1) &&
-             sp_json_add_string(doc, "plot", "region_statistics");
-    json_object_object_foreach(payload, key, value) {
-        ok = ok && sp_json_add(doc, key, json_object_get(value));
-    }
-    json_object_put(payload);
-    if (!ok) {
-        json_object_put(doc);
-        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
-        return NULL;
-    }
-    return doc;
+    return document_text(runs, num_runs, options, 0, err);
 }
 
 char *sp_format_region_statistics_json(const sp_results *const *runs, size_t num_runs,
                                        const sp_stats_options *options, sp_error *err) {
-    struct json_object *doc = statistics_document(runs, num_runs, options, err);
-    if (!doc) return NULL;
-    char *text = sp_json_export_text(doc, err);
-    json_object_put(doc);
-    return text;
+    return document_text(runs, num_runs, options, 1, err);
+}
+
+typedef struct stats_job {
+    const sp_results *const *runs;
+    size_t num_runs;
+    const sp_stats_options *options;
+} stats_job;
+
+static sp_status produce_document(void *ctx, FILE *f, sp_error *err) {
+    const stats_job *job = ctx;
+    stats_out o = {SP_TEXTBUF_INIT, f};
+    sp_status st = print_document(&o, job->runs, job->num_runs, job->options, 1, err);
+    sp_textbuf_free(&o.buf);
+    return st;
 }
 
 sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t num_runs,
@@ -268,7 +371,6 @@ sp_status sp_write_region_statistics_json(const sp_results *const *runs, size_t 
                                           sp_error *err) {
     if (!out_path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "no output path given");
     if (!num_runs) return SP_OK; /* like the Python package: nothing to write */
-    struct json_object *doc = statistics_document(runs, num_runs, options, err);
-    if (!doc) return err && err->status ? err->status : SP_ERR_OUT_OF_MEMORY;
-    return sp_json_export_write(doc, out_path, err);
+    stats_job job = {runs, num_runs, options};
+    return sp_write_text_stream(out_path, produce_document, &job, err);
 }

@@ -6,8 +6,30 @@
 #include "common/py_float.h"
 
 static void newline_indent(sp_textbuf *out, int level) {
+    static const char line[] = "\n                                "; /* 16 levels, one append */
+    size_t n = 2 * (size_t)level;
+    if (n < sizeof line - 1) {
+        sp_textbuf_append_n(out, line, n + 1);
+        return;
+    }
     sp_textbuf_putc(out, '\n');
     sp_textbuf_repeat(out, "  ", (size_t)level);
+}
+
+void sp_json_print_separator(sp_textbuf *out, int first, int level) {
+    if (!first) sp_textbuf_putc(out, ',');
+    newline_indent(out, level);
+}
+
+void sp_json_print_key(sp_textbuf *out, const char *key, int first, int level) {
+    sp_json_print_separator(out, first, level);
+    sp_json_escape(out, key);
+    sp_textbuf_append(out, ": ");
+}
+
+void sp_json_print_close(sp_textbuf *out, char close, int empty, int level) {
+    if (!empty) newline_indent(out, level);
+    sp_textbuf_putc(out, close);
 }
 
 void sp_json_print(sp_textbuf *out, struct json_object *v, int level) {
@@ -43,12 +65,10 @@ void sp_json_print(sp_textbuf *out, struct json_object *v, int level) {
         }
         sp_textbuf_putc(out, '[');
         for (size_t i = 0; i < n; i++) {
-            if (i) sp_textbuf_putc(out, ',');
-            newline_indent(out, level + 1);
+            sp_json_print_separator(out, i == 0, level + 1);
             sp_json_print(out, json_object_array_get_idx(v, i), level + 1);
         }
-        newline_indent(out, level);
-        sp_textbuf_putc(out, ']');
+        sp_json_print_close(out, ']', 0, level);
         break;
     }
     case json_type_object: {
@@ -59,15 +79,11 @@ void sp_json_print(sp_textbuf *out, struct json_object *v, int level) {
         sp_textbuf_putc(out, '{');
         int first = 1;
         json_object_object_foreach(v, key, child) {
-            if (!first) sp_textbuf_putc(out, ',');
+            sp_json_print_key(out, key, first, level + 1);
             first = 0;
-            newline_indent(out, level + 1);
-            sp_json_escape(out, key);
-            sp_textbuf_append(out, ": ");
             sp_json_print(out, child, level + 1);
         }
-        newline_indent(out, level);
-        sp_textbuf_putc(out, '}');
+        sp_json_print_close(out, '}', 0, level);
         break;
     }
     }

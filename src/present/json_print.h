@@ -16,6 +16,15 @@
 /* Appends the value at nesting level `level` (0 for a document). */
 void sp_json_print(sp_textbuf *out, struct json_object *value, int level);
 
+/* Pieces of the same layout for a document printed as it is produced (a
+ * container too large to hold as a tree): the "," (unless first) and the
+ * line break before an item at `level`; the same followed by the key and
+ * ": "; the closing bracket of a container at `level` ("{}" / "[]" when it
+ * stayed empty). */
+void sp_json_print_separator(sp_textbuf *out, int first, int level);
+void sp_json_print_key(sp_textbuf *out, const char *key, int first, int level);
+void sp_json_print_close(sp_textbuf *out, char close, int empty, int level);
+
 /* The whole document followed by a newline; NULL when out of memory. */
 char *sp_json_document(struct json_object *value);
 

@@ -39,7 +39,8 @@ static sp_status make_parents(const char *path, sp_error *err) {
     return st;
 }
 
-sp_status sp_write_text_file(const char *path, const char *text, size_t len, sp_error *err) {
+sp_status sp_write_text_stream(const char *path, sp_text_producer produce, void *ctx,
+                               sp_error *err) {
     if (!path || !*path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "no output path given");
     sp_status st = make_parents(path, err);
     if (st) return st;
@@ -48,19 +49,38 @@ sp_status sp_write_text_file(const char *path, const char *text, size_t len, sp_
     FILE *f = fopen(tmp, "wb");
     int e = errno;
     if (f) {
-        size_t written = fwrite(text, 1, len, f);
-        if (written != len || fflush(f) != 0)
+        errno = 0;
+        st = produce(ctx, f, err);
+        if (st == SP_OK && (ferror(f) || fflush(f) != 0))
             e = errno ? errno : EIO;
         else
             e = 0;
-        if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+        if (fclose(f) != 0 && !e && st == SP_OK) e = errno ? errno : EIO;
     }
-    if (!f || e) {
+    if (!f || e || st != SP_OK) {
         sp_atomic_abort(tmp);
         free(tmp);
+        if (st != SP_OK) return st;
         return sp_error_set(err, sp_status_from_errno(e), "cannot write %s: %s", path, strerror(e));
     }
     st = sp_atomic_commit(tmp, path, err);
     free(tmp);
     return st;
+}
+
+typedef struct whole_text {
+    const char *text;
+    size_t len;
+} whole_text;
+
+static sp_status write_whole(void *ctx, FILE *f, sp_error *err) {
+    (void)err;
+    const whole_text *t = ctx;
+    fwrite(t->text, 1, t->len, f); /* a short write shows in ferror() */
+    return SP_OK;
+}
+
+sp_status sp_write_text_file(const char *path, const char *text, size_t len, sp_error *err) {
+    whole_text t = {text, len};
+    return sp_write_text_stream(path, write_whole, &t, err);
 }

@@ -315,6 +315,38 @@ static void test_duplicate_rows(void **state) {
     sp_results_free(r);
 }
 
+/* Rows out of rank order (and a repeated (region, rank)): each region's ranks
+ * come out ascending, the later duplicate counts, other regions untouched. */
+static void test_rows_out_of_rank_order(void **state) {
+    (void)state;
+    static const mb_call calls[] = {{0, 0, 0, 10, MB_NO_THREAD},
+                                    {0, 1, 0, 20, MB_NO_THREAD},
+                                    {0, 2, 0, 30, MB_NO_THREAD},
+                                    {0, 3, 0, 40, MB_NO_THREAD}};
+    mb_spec spec = {.regions = tutorial_regions, .num_regions = 1, .calls = calls, .num_calls = 4};
+    sp_model m;
+    mb_model(&spec, &m);
+    assert_int_equal(m.num_rows, 4);
+    m.rows[0].rank = 7; /* rows by rank: 7, 2, 7 (replaces the first), 4 */
+    m.rows[1].rank = 2;
+    m.rows[2].rank = 7;
+    m.rows[3].rank = 4;
+    sp_error err = {0};
+    sp_results *r = sp_results_adopt(&m, &err);
+    assert_non_null(r);
+    const sp_mpi_region *mr = sp_results_region_at(r, 0);
+    assert_int_equal(sp_mpi_region_num_ranks(mr), 3);
+    assert_int_equal(sp_mpi_region_rank_id(mr, 0), 2);
+    assert_int_equal(sp_mpi_region_rank_id(mr, 1), 4);
+    assert_int_equal(sp_mpi_region_rank_id(mr, 2), 7);
+    double totals[3];
+    assert_int_equal(sp_mpi_region_total_durations(mr, totals, 3), 3);
+    assert_true(totals[0] == 20e-9 && totals[1] == 40e-9 && totals[2] == 30e-9);
+    assert_int_equal(sp_mpi_region_total_duration_ns(mr), 90);
+    assert_int_equal(sp_results_num_ranks(r), 8);
+    sp_results_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_region_with_suggestion),
@@ -329,6 +361,7 @@ int main(void) {
         cmocka_unit_test(test_metadata_accessors),
         cmocka_unit_test(test_rank_counts),
         cmocka_unit_test(test_duplicate_rows),
+        cmocka_unit_test(test_rows_out_of_rank_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

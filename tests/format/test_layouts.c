@@ -162,6 +162,48 @@ static void test_fixed_length_strings(void **state) {
     }
 }
 
+/* An index string column stored fixed-length by another writer: each pad
+ * kind, a value filling its slot, repeats (read once, shared) and "". */
+static void write_fixed_source_files(const char *path, H5T_str_t pad) {
+    char buf[24];
+    memcpy(buf, "a.c   bb.cppa.c         ", sizeof buf);
+    if (pad != H5T_STR_SPACEPAD)
+        for (size_t i = 0; i < sizeof buf; i++)
+            if (buf[i] == ' ') buf[i] = '\0';
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Ldelete(f, "/rank_region_index/source_files", H5P_DEFAULT);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, 6);
+    H5Tset_strpad(t, pad);
+    hsize_t dims = 4;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t ds = H5Dcreate2(f, "/rank_region_index/source_files", t, space, H5P_DEFAULT, H5P_DEFAULT,
+                          H5P_DEFAULT);
+    assert_true(H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    H5Dclose(ds);
+    H5Sclose(space);
+    H5Tclose(t);
+    H5Fclose(f);
+}
+
+static void test_fixed_length_index_strings(void **state) {
+    (void)state;
+    const H5T_str_t pads[] = {H5T_STR_NULLPAD, H5T_STR_NULLTERM, H5T_STR_SPACEPAD};
+    for (size_t i = 0; i < 3; i++) {
+        const char *path = basic("fixed_index.h5");
+        write_fixed_source_files(path, pads[i]);
+        sp_model m;
+        fs_read_ok(path, &m);
+        assert_int_equal(m.num_rows, 4);
+        assert_string_equal(m.rows[0].source_file, "a.c");
+        assert_string_equal(m.rows[1].source_file, "bb.cpp");
+        assert_string_equal(m.rows[2].source_file, "a.c");
+        assert_string_equal(m.rows[3].source_file, "");
+        assert_ptr_equal(m.rows[0].source_file, m.rows[2].source_file);
+        sp_model_clear(&m);
+    }
+}
+
 /* summary_statistics written by someone else: other order, other widths. */
 static void write_foreign_stats(const char *path, int with_m2) {
     typedef struct {
@@ -580,6 +622,7 @@ int main(void) {
         cmocka_unit_test(test_aggregate_with_statistics),
         cmocka_unit_test(test_any_integer_width_and_order),
         cmocka_unit_test(test_fixed_length_strings),
+        cmocka_unit_test(test_fixed_length_index_strings),
         cmocka_unit_test(test_statistics_by_field_name),
         cmocka_unit_test(test_optional_index_columns_absent),
         cmocka_unit_test(test_without_schema_attribute),

@@ -216,11 +216,11 @@ static void test_table_errors(void **state) {
     char *text = print_summary(r, &opt, &st, &err);
     assert_int_equal(st, SP_ERR_BAD_OPTION);
     assert_string_equal(text, "");
-    assert_string_equal(err.message,
-                        "Unknown region summary column(s): ['bogus']. Choices: region, ranks, "
-                        "calls, total, percent, parent_percent, avg, min, max, first, last, std, "
-                        "p50, p95, p99, imbalance, slowest, load_balance, threads, thread_imbalance, "
-                        "slowest_thread");
+    assert_string_equal(
+        err.message, "Unknown region summary column(s): ['bogus']. Choices: region, ranks, "
+                     "calls, total, percent, parent_percent, avg, min, max, first, last, std, "
+                     "p50, p95, p99, imbalance, slowest, load_balance, threads, thread_imbalance, "
+                     "slowest_thread");
     free(text);
     opt.num_columns = 0;
     text = print_summary(r, &opt, &st, &err);
@@ -427,6 +427,76 @@ static char *temp_dir(void) {
     char *dir = strdup("/tmp/sp_present_XXXXXX");
     assert_non_null(mkdtemp(dir));
     return dir;
+}
+
+/* text with every occurrence of dir replaced by "@FIXTURES@" (the absolute
+ * paths in a written document differ from machine to machine). */
+static char *with_placeholder(const char *text, const char *dir) {
+    static const char mark[] = "@FIXTURES@";
+    size_t len = strlen(dir), n = 0;
+    char *out = malloc(strlen(text) * (sizeof mark) + 1); /* room even if len == 1 */
+    assert_non_null(out);
+    for (const char *p = text; *p;) {
+        if (len && strncmp(p, dir, len) == 0) {
+            memcpy(out + n, mark, sizeof mark - 1);
+            n += sizeof mark - 1;
+            p += len;
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The document printed region by region is byte for byte the one the whole
+ * json-c tree gave (expected/ files written by that version), both as the
+ * returned string and as the written file. */
+static void check_statistics_golden(const sp_results *const *runs, size_t n,
+                                    const sp_stats_options *opt, const char *golden) {
+    char path[PATH_MAX], dir[PATH_MAX];
+    assert_non_null(realpath(SP_FIXTURES_DIR, dir));
+    snprintf(path, sizeof path, "%s/expected/%s", SP_TEST_SOURCE_DIR, golden);
+    char *want = slurp(path);
+    assert_non_null(want);
+    sp_error err = {SP_OK, ""};
+    char *text = sp_format_region_statistics_json(runs, n, opt, &err);
+    assert_non_null(text);
+    char *got = with_placeholder(text, dir);
+    assert_string_equal(got, want);
+    free(got);
+    free(text);
+    char *tmp = temp_dir();
+    snprintf(path, sizeof path, "%s/stats.json", tmp);
+    assert_int_equal(sp_write_region_statistics_json(runs, n, opt, path, &err), SP_OK);
+    text = slurp(path);
+    assert_non_null(text);
+    got = with_placeholder(text, dir);
+    assert_string_equal(got, want);
+    free(got);
+    free(text);
+    unlink(path);
+    rmdir(tmp);
+    free(tmp);
+    free(want);
+}
+
+static void test_region_statistics_streamed(void **state) {
+    (void)state;
+    sp_results *m = open_fixture("multirank_schema3");
+    sp_results *t = open_fixture("py_tutorial2");
+    const sp_results *runs[] = {m, t, m};
+    check_statistics_golden(runs, 3, NULL, "region_statistics_three.json");
+    sp_stats_options opt = {0};
+    const uint32_t ranks[] = {1};
+    const char *include[] = {"a"};
+    opt.filter.ranks = ranks;
+    opt.filter.num_ranks = 1;
+    opt.filter.include = include;
+    opt.filter.num_include = 1;
+    check_statistics_golden(runs, 2, &opt, "region_statistics_selected.json");
+    sp_results_free(m);
+    sp_results_free(t);
 }
 
 static void test_write_region_statistics(void **state) {
@@ -703,6 +773,7 @@ int main(void) {
         cmocka_unit_test(test_region_statistics_filters),
         cmocka_unit_test(test_region_statistics_no_runs),
         cmocka_unit_test(test_write_region_statistics),
+        cmocka_unit_test(test_region_statistics_streamed),
         cmocka_unit_test(test_metadata_match_fixtures),
         cmocka_unit_test(test_summary_rows_match_fixtures),
         cmocka_unit_test(test_summary_errors),
