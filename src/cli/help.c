@@ -313,16 +313,22 @@ const char cli_help_scaling[] =
     "                    normal form, chosen by cross-validated SMAPE; each run is\n"
     "                    one measurement; needs 5 or more sizes; docs/scaling.md)\n"
     "  --predict P       with --model: each model's time at size P\n"
+    "  --x P,N --model   two parameters (e.g. --x mpi_size,problem_size): Extra-P's\n"
+    "                    multi-parameter form, the terms of p and n multiplied or\n"
+    "                    added; needs 5 values of each along a line and a run off\n"
+    "                    both lines (a full 5 x 5 grid is best); --predict p=P,n=N\n"
     "  --include RE..., --exclude RE..., --ranks LIST..., --tag TAG...   as for diff\n"
     "\n"
     "Exit status: 0, or 2 for bad input (fewer than two files, a file without the\n"
     "field, all files at one x, no region in every file, --model with fewer than\n"
-    "5 sizes).\n"
+    "5 sizes or a two-parameter grid too small: the message says what to add).\n"
     "\n"
     "Examples:\n"
     "  scope-profiler scaling run_np1.h5 run_np2.h5 run_np4.h5\n"
     "  scope-profiler scaling 'weak_*.h5' --x num_nodes --weak --format csv\n"
-    "  scope-profiler scaling 'runs/*.h5' --x problem_size --model --predict 4096\n";
+    "  scope-profiler scaling 'runs/*.h5' --x problem_size --model --predict 4096\n"
+    "  scope-profiler scaling 'grid/*.h5' --x mpi_size,problem_size --model \\\n"
+    "      --predict p=1024,n=65536\n";
 
 const char cli_help_waits[] =
     "Usage: scope-profiler waits FILE [--format text|json] [--eager-bytes N] [--top N]\n"
