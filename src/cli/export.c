@@ -65,6 +65,8 @@ const char cli_help_export[] =
     "                       (and the largest and smallest rank), for Thicket\n"
     "  --data-format F      data: csv (default) or json\n"
     "  --duration-metrics M...  data: total (default), avg, min, max, std\n"
+    "  --x KEY              data: the speedup_data axis, mpi_size (default) or a\n"
+    "                       numeric metadata key\n"
     "  --max-depth N        folded: at most N frames a line (default 256); deeper\n"
     "                       calls end in one frame \"...(K levels)\" with their time\n"
     "  --raw-clock          times as each rank stored them (by default ranks are\n"
@@ -110,7 +112,8 @@ enum {
     OPT_AGGREGATE_RANKS,
     OPT_DATA_FORMAT,
     OPT_DURATION_METRICS,
-    OPT_MAX_DEPTH
+    OPT_MAX_DEPTH,
+    OPT_X
 };
 
 static const cli_option OPTIONS[] = {
@@ -128,6 +131,7 @@ static const cli_option OPTIONS[] = {
     {"data-format", 0, CLI_VALUE, OPT_DATA_FORMAT},
     {"duration-metrics", 0, CLI_LIST, OPT_DURATION_METRICS},
     {"max-depth", 0, CLI_VALUE, OPT_MAX_DEPTH},
+    {"x", 0, CLI_VALUE, OPT_X},
     CLI_SELECT_OPTIONS,
 };
 
@@ -146,6 +150,7 @@ typedef struct export_options {
     cli_select select;
     int has_data_format, data_json;
     cli_list metrics;
+    const char *x; /* data: the speedup axis (--x) */
 } export_options;
 
 /* A number with an optional unit from units[] (name, factor); 0 on success. */
@@ -291,6 +296,9 @@ static int on_option(void *ctx, int id, const char *value) {
         return 0;
     case OPT_DURATION_METRICS:
         return cli_list_add(&o->metrics, value) ? 0 : cli_out_of_memory();
+    case OPT_X:
+        o->x = value;
+        return 0;
     case OPT_RAW_CLOCK:
         o->ex.select.raw_clock = 1;
         return 0;
@@ -556,9 +564,9 @@ int cli_export(int argc, char **argv) {
     int data = !rc && strcmp(args.items[0], "data") == 0;
     if (!rc && !data && !sp_export_format_from_name(args.items[0], &format))
         rc = unknown_format(args.items[0]); /* before the other checks: the typo is the news */
-    if (!rc && !data && (o.has_data_format || o.metrics.count))
-        rc = cli_usage_error("export", "--data-format and --duration-metrics apply to export "
-                                       "data only");
+    if (!rc && !data && (o.has_data_format || o.metrics.count || o.x))
+        rc = cli_usage_error("export", "--data-format, --duration-metrics and --x apply to "
+                                       "export data only");
     if (!rc) {
         cli_list rest = CLI_LIST_INIT;
         for (size_t i = 1; i < args.count && !rc; i++)
@@ -573,7 +581,8 @@ int cli_export(int argc, char **argv) {
     if (!rc && !o.output && !o.dry_run)
         rc = cli_usage_error("export", "needs -o OUT (a file, or - for standard output)");
     if (!rc && data)
-        rc = cli_export_data(&files, o.output ? o.output : "-", o.data_json, &o.metrics, &o.select);
+        rc = cli_export_data(&files, o.output ? o.output : "-", o.data_json, &o.metrics, o.x,
+                             &o.select);
     else if (!rc && several)
         rc = run_each(args.items[0], &files, &o);
     else if (!rc)

@@ -1,6 +1,7 @@
 /*
- * scope-profiler export data FILE... -o DIR: gantt_data and durations_data,
- * the files the Python package's `plot --export data` writes, as CSV or JSON
+ * scope-profiler export data FILE... -o DIR: gantt_data, durations_data,
+ * flame_data, duration_timeseries_data and (several runs) speedup_data, the
+ * files the Python package's `plot --export data` writes, as CSV or JSON
  * (export/plot_data.h), each written under a temporary name and renamed.
  */
 #include <errno.h>
@@ -54,17 +55,22 @@ static char **run_labels(const cli_runs *runs) {
 }
 
 int cli_export_data(const cli_list *files, const char *dir, int json, const cli_list *metrics,
-                    cli_select *select) {
+                    const char *x, cli_select *select) {
     static const char *const default_metric[] = {"total"};
     struct stat st;
     if (strcmp(dir, "-") == 0)
-        return cli_usage_error("export", "data writes gantt_data and durations_data into a "
-                                         "directory: give -o DIR, not -");
+        return cli_usage_error("export", "data writes gantt_data, durations_data and the other "
+                                         "chart data into a directory: give -o DIR, not -");
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
         return cli_usage_error("export",
                                "-o %s is not a directory: export data writes "
-                               "gantt_data and durations_data into one",
+                               "gantt_data, durations_data and the other chart data into one",
                                dir);
+    if (x && files->count < 2)
+        return cli_usage_error("export",
+                               "--x %s is the axis of speedup_data, which needs "
+                               "several runs (1 FILE given)",
+                               x);
     cli_runs runs = CLI_RUNS_INIT;
     int rc = cli_read_runs(files, &runs);
     char **labels = rc ? NULL : run_labels(&runs);
@@ -80,27 +86,41 @@ int cli_export_data(const cli_list *files, const char *dir, int json, const cli_
                       &filter,
                       metrics->count ? (const char *const *)metrics->items : default_metric,
                       metrics->count ? metrics->count : 1,
-                      json};
-    static const char *const names[] = {"gantt_data", "durations_data"};
-    sp_textbuf text[2] = {SP_TEXTBUF_INIT, SP_TEXTBUF_INIT};
+                      json,
+                      x};
+    sp_textbuf text[SP_PLOT_DATA_KINDS];
+    int wanted[SP_PLOT_DATA_KINDS];
     sp_error err = {0};
-    /* both documents first, so a refusal writes neither */
-    for (int k = 0; !rc && k < 2; k++)
-        if (sp_plot_data_write(&text[k], (sp_plot_data_kind)k, &d, &err) != SP_OK) {
-            cli_error_sp(&err);
-            rc = CLI_EXIT_USAGE;
+    /* every document first, so a refusal writes none */
+    for (int k = 0; k < SP_PLOT_DATA_KINDS; k++) {
+        text[k] = (sp_textbuf)SP_TEXTBUF_INIT;
+        wanted[k] = k != SP_PLOT_DATA_SPEEDUP || runs.count > 1; /* speedup: several runs */
+        if (rc || !wanted[k]) continue;
+        if (sp_plot_data_write(&text[k], (sp_plot_data_kind)k, &d, &err) == SP_OK) continue;
+        if (k == SP_PLOT_DATA_SPEEDUP && !x && err.status != SP_ERR_OUT_OF_MEMORY) {
+            /* runs that are no scaling study (one mpi_size) still get the other files;
+             * an axis asked for with --x must work */
+            fprintf(stderr, "scope-profiler: export data: speedup_data not written: %s\n",
+                    err.message);
+            wanted[k] = 0;
+            continue;
         }
+        cli_error_sp(&err);
+        rc = CLI_EXIT_USAGE;
+    }
     if (!rc && stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
         rc = cli_value_error("export", "cannot make the directory %s: %s", dir, strerror(errno));
-    for (int k = 0; !rc && k < 2; k++) {
+    for (int k = 0; !rc && k < SP_PLOT_DATA_KINDS; k++) {
+        if (!wanted[k]) continue;
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.%s", dir, names[k], json ? "json" : "csv");
+        snprintf(path, sizeof path, "%s/%s.%s", dir, sp_plot_data_name((sp_plot_data_kind)k),
+                 json ? "json" : "csv");
         if (!write_text(path, &text[k], &err)) {
             cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         }
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SP_PLOT_DATA_KINDS; k++)
         sp_textbuf_free(&text[k]);
     for (size_t i = 0; labels && i < runs.count; i++)
         free(labels[i]);

@@ -5,9 +5,11 @@
 #include "cli/cli_list.h"
 #include "cli/cli_select.h"
 
-/* Writes DIR/gantt_data.EXT and DIR/durations_data.EXT (EXT csv or json);
- * metrics: the durations metrics (none: total). Returns a CLI exit status. */
+/* Writes DIR/gantt_data.EXT, durations_data, flame_data, duration_timeseries_data
+ * and, for several runs, speedup_data (EXT csv or json); metrics: the durations
+ * metrics (none: total); x: the speedup axis (NULL: mpi_size). Returns a CLI exit
+ * status. */
 int cli_export_data(const cli_list *files, const char *dir, int json, const cli_list *metrics,
-                    cli_select *select);
+                    const char *x, cli_select *select);
 
 #endif

@@ -52,6 +52,23 @@ void inspect_print_header(FILE *out, const sp_results *r, const char *path,
  * Returns 0 or CLI_EXIT_USAGE (out of memory, reported). */
 int inspect_print_metadata(FILE *out, const sp_results *r, const inspect_options *o);
 
+/* One "    key   : " of the metadata section, the key padded (or cut with "…") to width. */
+void inspect_meta_key(FILE *out, const char *key, size_t width);
+
+/* A metadata value after its key, clipped to fit (unless --full); 0 when out of memory. */
+int inspect_meta_value(FILE *out, const sp_metadata_item *it, size_t width,
+                       const inspect_options *o);
+
+/* Whether a metadata key is the user's (sp_set_metadata, SCOPE_PROFILER_METADATA_*,
+ * run --meta, a Python package's extra field): not one the library writes. */
+int inspect_user_key(const char *key);
+
+/* The "User (N)" group of the metadata section (inspect_user.c): key column as wide as its
+ * longest key or the other groups' `width`, narrowed to leave the values room in a fitted
+ * output. 0 when out of memory. */
+int inspect_print_user(FILE *out, const sp_metadata_item *items, size_t n, size_t width,
+                       const inspect_options *o);
+
 /* The summary table titled "Regions (N)" with its notes. Returns 0 or an
  * exit code after printing the error. */
 int inspect_print_regions(FILE *out, const sp_results *r, const inspect_options *o);

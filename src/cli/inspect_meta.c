@@ -1,7 +1,8 @@
 /*
  * inspect: the metadata section, grouped like the Python package's inspect
  * (python_semantics.md §7.2): Run, System, Parallelism in fixed key order,
- * then Slurm, Environment and Other sorted by key, then Modules.
+ * then Slurm, Environment and Other sorted by key, then the user's keys
+ * (inspect_user.c), then Modules.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ static const char *const SYSTEM_KEYS[] = {"platform", "uname", "chip_information
 static const char *const PARALLEL_KEYS[] = {"mpi_size", "num_nodes", "omp_num_threads",
                                             "total_cores", NULL};
 
-enum group { G_RUN, G_SYSTEM, G_PARALLEL, G_SLURM, G_ENV, G_OTHER, G_MODULES, G_COUNT };
+enum group { G_RUN, G_SYSTEM, G_PARALLEL, G_SLURM, G_ENV, G_OTHER, G_USER, G_MODULES, G_COUNT };
 static const char *const GROUP_TITLES[] = {"Run",   "System",      "Parallelism",
                                            "Slurm", "Environment", "Other"};
 
@@ -53,7 +54,7 @@ static enum group group_of(const char *key) {
     if (strcmp(key, "modules") == 0) return G_MODULES;
     if (strncmp(key, "SLURM_", 6) == 0 || strncmp(key, "SLURMD_", 7) == 0) return G_SLURM;
     if (is_upper(key)) return G_ENV;
-    return G_OTHER;
+    return inspect_user_key(key) ? G_USER : G_OTHER;
 }
 
 /* Sort rank of an item inside its group: the fixed order, else by key. */
@@ -128,13 +129,27 @@ static int print_value(FILE *out, const sp_metadata_item *it, int full, size_t c
     return 1;
 }
 
-static void print_key(FILE *out, const char *key, size_t width) {
+void inspect_meta_key(FILE *out, const char *key, size_t width) {
     char *safe = sp_terminal_text(key);
-    fprintf(out, "    %s", safe ? safe : "?");
-    for (size_t n = cli_utf8_length(safe ? safe : "?"); n < width; n++)
+    const char *text = safe ? safe : "?";
+    size_t n = cli_utf8_length(text);
+    if (n > width) /* only a key longer than the fitted column: cut, marked */
+        fprintf(out, "    %.*s…", (int)cli_utf8_prefix_bytes(text, width - 1), text);
+    else
+        fprintf(out, "    %s", text);
+    for (; n < width; n++)
         fputc(' ', out);
     fputs(" : ", out);
     free(safe);
+}
+
+int inspect_meta_value(FILE *out, const sp_metadata_item *it, size_t width,
+                       const inspect_options *o) {
+    /* CLIP_WIDTH (the Python inspect's), less to fit the output width */
+    size_t clip = CLIP_WIDTH, used = 4 + width + 3;
+    if (o->fit_to && o->fit_to < used + CLIP_WIDTH)
+        clip = o->fit_to > used + 2 * ELLIPSIS_LENGTH ? o->fit_to - used : 2 * ELLIPSIS_LENGTH;
+    return print_value(out, it, o->full, clip);
 }
 
 /* "Modules (N)" and one module per line: a list as is, a text as one module. */
@@ -158,6 +173,18 @@ static int print_modules(FILE *out, const sp_metadata_item *it, const inspect_op
     return 1;
 }
 
+/* The user's keys as one list for inspect_print_user. */
+static int print_user(FILE *out, const meta_line *lines, size_t n, size_t width,
+                      const inspect_options *o) {
+    sp_metadata_item *items = malloc(n * sizeof *items);
+    if (!items) return 0;
+    for (size_t i = 0; i < n; i++)
+        items[i] = lines[i].item;
+    int ok = inspect_print_user(out, items, n, width, o);
+    free(items);
+    return ok;
+}
+
 static int print_lines(FILE *out, const meta_line *lines, size_t n, size_t width,
                        const inspect_options *o) {
     int last_group = -1;
@@ -167,15 +194,19 @@ static int print_lines(FILE *out, const meta_line *lines, size_t n, size_t width
             if (!print_modules(out, &l->item, o)) return 0;
             continue;
         }
+        if (l->group == G_USER) {
+            size_t k = i;
+            while (k < n && lines[k].group == G_USER)
+                k++;
+            if (!print_user(out, lines + i, k - i, width, o)) return 0;
+            i = k - 1;
+            continue;
+        }
         if ((int)l->group != last_group)
             cli_print_title(out, o->colour, "  %s", GROUP_TITLES[l->group]);
         last_group = (int)l->group;
-        print_key(out, l->item.key, width);
-        /* CLIP_WIDTH (the Python inspect's), less to fit the output width */
-        size_t clip = CLIP_WIDTH, used = 4 + width + 3;
-        if (o->fit_to && o->fit_to < used + CLIP_WIDTH)
-            clip = o->fit_to > used + 2 * ELLIPSIS_LENGTH ? o->fit_to - used : 2 * ELLIPSIS_LENGTH;
-        if (!print_value(out, &l->item, o->full, clip)) return 0;
+        inspect_meta_key(out, l->item.key, width);
+        if (!inspect_meta_value(out, &l->item, width, o)) return 0;
     }
     return 1;
 }
@@ -196,7 +227,7 @@ int inspect_print_metadata(FILE *out, const sp_results *r, const inspect_options
         l->group = group_of(l->item.key);
         l->order = order_in_group(l->group, l->item.key);
         size_t len = cli_utf8_length(l->item.key);
-        if (len > width) width = len;
+        if (len > width && l->group != G_USER) width = len; /* the User group sizes its own */
         count++;
     }
     qsort(lines, count, sizeof *lines, compare_lines);

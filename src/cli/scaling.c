@@ -16,6 +16,7 @@
 #include "cli/cli_files.h"
 #include "cli/cli_runs.h"
 #include "cli/cli_select.h"
+#include "cli/scaling_two.h"
 #include "models/scaling_models.h"
 #include "present/compare_out.h"
 
@@ -33,8 +34,9 @@ static const cli_option OPTIONS[] = {
 
 typedef struct scaling_args {
     sp_scaling_options options;
-    const char *format; /* NULL: the table */
-    int model;          /* --model: fit Extra-P's normal form per region (src/models/) */
+    const char *format;       /* NULL: the table */
+    int model;                /* --model: fit Extra-P's normal form per region (src/models/) */
+    const char *predict_text; /* --predict as given: P, or p=P,n=N with two parameters */
     int has_predict;
     double predict;
     cli_select select;
@@ -69,12 +71,15 @@ static int on_option(void *ctx, int id, const char *value) {
         return 0;
     case OPT_PREDICT: {
         char *end;
+        a->predict_text = value;
+        a->has_predict = 1;
+        if (strchr(value, '=')) return 0; /* p=P,n=N: checked with the two parameters */
         a->predict = strtod(value, &end);
         if (*end || end == value || !isfinite(a->predict) || !(a->predict > 0))
-            return cli_value_error("scaling", "--predict \"%s\" is not a positive number (a size "
-                                              "to evaluate the models at, e.g. --predict 1024)",
+            return cli_value_error("scaling",
+                                   "--predict \"%s\" is not a positive number (a size "
+                                   "to evaluate the models at, e.g. --predict 1024)",
                                    value);
-        a->has_predict = 1;
         return 0;
     }
     default:
@@ -131,6 +136,14 @@ static int print_models(const sp_scaling *s, const scaling_args *a, const cli_li
 static int run(const cli_list *files, scaling_args *a) {
     if (a->has_predict && !a->model)
         return cli_usage_error("scaling", "--predict evaluates the fitted models: add --model");
+    if (a->options.x && strchr(a->options.x, ','))
+        return cli_scaling_two(files, &a->options, &a->select, a->model, a->predict_text,
+                               a->format);
+    if (a->has_predict && strchr(a->predict_text, '='))
+        return cli_usage_error("scaling",
+                               "--predict %s names parameters: a one-parameter model "
+                               "takes a size (--predict 1024)",
+                               a->predict_text);
     if (files->count < 2)
         return cli_usage_error("scaling",
                                "needs at least two files, runs at different %s (got %zu)",

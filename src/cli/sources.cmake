@@ -5,10 +5,10 @@ set(SP_SOURCES_cli
   cli_args.c cli_choice.c cli_colour.c cli_contain.c cli_error.c cli_files.c cli_list.c cli_ranks.c cli_runs.c
   cli_select.c cli_select_check.c cli_text.c cli_shown.c
   inspect.c inspect_header.c inspect_meta.c inspect_regions.c inspect_threads.c
-  inspect_balance.c
+  inspect_balance.c inspect_user.c
   stats.c events.c metadata.c
   merge.c merge_scan.c merge_aggregate.c
-  cli_compare.c diff.c check.c scaling.c cli_meta.c stats_group.c export_extrap.c
+  cli_compare.c diff.c check.c scaling.c cli_meta.c stats_group.c export_extrap.c scaling_two.c
   export.c export_data.c
   plot.c report.c help_plot.c
   recover.c

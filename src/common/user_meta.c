@@ -56,7 +56,10 @@ static const char *const reserved[] = {"timestamp",
                                        "storage_layout",
                                        "scope_profiler_schema",
                                        "trace_format_version",
-                                       "source"};
+                                       "source",
+                                       "mpi_writer",
+                                       "calls_dropped_as_implausible",
+                                       "statistics_recomputed_on_read"};
 
 int sp_user_meta_key_reserved(const char *key) {
     if (!strncmp(key, "SLURM_", 6) || !strncmp(key, "SLURMD_", 7)) return 1;

@@ -6,59 +6,68 @@
 #include "common/py_float.h"
 #include "export/names.h"
 #include "export/plot_data.h"
+#include "export/plot_data_rows.h"
 #include "plot/plot_internal.h"
 #include "present/csv_escape.h"
 
 const char *const SP_PLOT_DATA_METRICS[5] = {"total", "avg", "min", "max", "std"};
 
-static void put_number(sp_textbuf *out, double v) {
+void sp_pd_number(sp_textbuf *out, double v) {
     char num[SP_PY_FLOAT_REPR_SIZE];
     sp_py_float_repr(v, num);
     sp_textbuf_append(out, num);
 }
 
-static void put_json_string(sp_textbuf *out, const char *s) {
+void sp_pd_json_string(sp_textbuf *out, const char *s) {
     sp_name_append(out, s, SP_NAMES_JSON);
 }
 
-/* One row: CSV fields, or a JSON object of the given keys. */
-typedef struct row_writer {
-    sp_textbuf *out;
-    int json;
-    size_t rows;
-} row_writer;
-
-static void begin_row(row_writer *w) {
+void sp_pd_begin_row(row_writer *w) {
     if (w->json) sp_textbuf_append(w->out, w->rows ? ",\n{" : "\n{");
     w->rows++;
 }
 
-static void field_text(row_writer *w, const char *key, const char *value, int first) {
+void sp_pd_text(row_writer *w, const char *key, const char *value, int first) {
     if (w->json) {
         if (!first) sp_textbuf_putc(w->out, ',');
         sp_textbuf_printf(w->out, "\"%s\":", key);
-        put_json_string(w->out, value);
+        sp_pd_json_string(w->out, value);
     } else {
         if (!first) sp_textbuf_putc(w->out, ',');
         sp_csv_field(w->out, value, 0);
     }
 }
 
-static void field_number(row_writer *w, const char *key, double value) {
+void sp_pd_field_number(row_writer *w, const char *key, double value) {
     sp_textbuf_putc(w->out, ',');
     if (w->json) sp_textbuf_printf(w->out, "\"%s\":", key);
-    put_number(w->out, value);
+    sp_pd_number(w->out, value);
 }
 
-static void end_row(row_writer *w) {
+void sp_pd_integer(row_writer *w, const char *key, long long value, int first) {
+    if (!first) sp_textbuf_putc(w->out, ',');
+    if (w->json) sp_textbuf_printf(w->out, "\"%s\":", key);
+    sp_textbuf_printf(w->out, "%lld", value);
+}
+
+void sp_pd_null(row_writer *w, const char *key) {
+    sp_textbuf_putc(w->out, ',');
+    if (w->json) sp_textbuf_printf(w->out, "\"%s\":null", key);
+}
+
+void sp_pd_end_row(row_writer *w) {
     sp_textbuf_append(w->out, w->json ? "}" : SP_CSV_EOL);
 }
 
-static int rank_selected(const sp_filter *f, uint32_t rank) {
+int sp_pd_rank_selected(const sp_filter *f, uint32_t rank) {
     if (!f || !f->num_ranks) return 1;
     for (size_t i = 0; i < f->num_ranks; i++)
         if (f->ranks[i] == rank) return 1;
     return 0;
+}
+
+const char *sp_pd_x(const sp_plot_data *d) {
+    return d->x ? d->x : "mpi_size";
 }
 
 static sp_status gantt_rows(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err) {
@@ -77,7 +86,7 @@ static sp_status gantt_rows(row_writer *w, const sp_plot_data *d, size_t run, sp
         const sp_mpi_region *reg = regions[g];
         for (size_t k = 0; k < sp_mpi_region_num_ranks(reg) && st == SP_OK; k++) {
             uint32_t rank = sp_mpi_region_rank_id(reg, k);
-            if (!rank_selected(d->filter, rank)) continue;
+            if (!sp_pd_rank_selected(d->filter, rank)) continue;
             const sp_rank_region *rr = sp_mpi_region_rank(reg, rank, err);
             size_t n = rr ? (size_t)sp_rank_region_num_calls(rr) : 0;
             if (!rr || !n) continue;
@@ -90,16 +99,16 @@ static sp_status gantt_rows(row_writer *w, const sp_plot_data *d, size_t run, sp
                 char rank_text[16];
                 snprintf(rank_text, sizeof rank_text, "%u", (unsigned)rank);
                 for (size_t c = 0; c < n && st == SP_OK; c++) {
-                    begin_row(w);
-                    field_text(w, "file", d->labels[run], 1);
+                    sp_pd_begin_row(w);
+                    sp_pd_text(w, "file", d->labels[run], 1);
                     if (w->json)
                         sp_textbuf_printf(w->out, ",\"rank\":%s", rank_text);
                     else
                         sp_textbuf_printf(w->out, ",%s", rank_text);
-                    field_text(w, "region", sp_mpi_region_name(reg), 0);
-                    field_number(w, "start_seconds", start[c] - first);
-                    field_number(w, "end_seconds", end[c] - first);
-                    end_row(w);
+                    sp_pd_text(w, "region", sp_mpi_region_name(reg), 0);
+                    sp_pd_field_number(w, "start_seconds", start[c] - first);
+                    sp_pd_field_number(w, "end_seconds", end[c] - first);
+                    sp_pd_end_row(w);
                 }
             }
             free(start);
@@ -137,12 +146,12 @@ static sp_status durations_rows(row_writer *w, const sp_plot_data *d, size_t run
     for (size_t m = 0; m < d->num_metrics; m++) {
         long metric = metric_index(d->metrics[m]);
         for (size_t i = 0; i < rows->count; i++) {
-            begin_row(w);
-            field_text(w, "file", d->labels[run], 1);
-            field_text(w, "region", rows->rows[i].name, 0);
-            field_text(w, "metric", d->metrics[m], 0);
-            field_number(w, "value_seconds", metric_value(&rows->rows[i], (size_t)metric));
-            end_row(w);
+            sp_pd_begin_row(w);
+            sp_pd_text(w, "file", d->labels[run], 1);
+            sp_pd_text(w, "region", rows->rows[i].name, 0);
+            sp_pd_text(w, "metric", d->metrics[m], 0);
+            sp_pd_field_number(w, "value_seconds", metric_value(&rows->rows[i], (size_t)metric));
+            sp_pd_end_row(w);
         }
     }
     sp_summary_rows_free(rows);
@@ -160,11 +169,38 @@ static void put_colours(sp_textbuf *out, const sp_plot_data *d) {
         char colour[8];
         sp_region_colour(sp_results_region_name(r, g), colour);
         if (g) sp_textbuf_putc(out, ',');
-        put_json_string(out, sp_results_region_name(r, g));
+        sp_pd_json_string(out, sp_results_region_name(r, g));
         sp_textbuf_printf(out, ":\"%s\"", colour);
     }
     sp_palette_use(before);
     sp_textbuf_putc(out, '}');
+}
+
+/* Per kind: the JSON "plot" and rows key, the CSV header, and the rows (per run, or once). */
+typedef struct kind_info {
+    const char *plot, *rows_key, *csv_header;
+    sp_status (*run_rows)(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err);
+    sp_status (*all_rows)(row_writer *w, const sp_plot_data *d, sp_error *err);
+} kind_info;
+
+static const kind_info KINDS[] = {
+    {"gantt", "intervals", "file,rank,region,start_seconds,end_seconds", gantt_rows, NULL},
+    {"durations", "bars", "file,region,metric,value_seconds", durations_rows, NULL},
+    {"flame", "calls",
+     "file,rank,call_id,parent_call_id,region,call_path,source_file,source_lineno,depth,"
+     "start_seconds,end_seconds,inclusive_duration_seconds,exclusive_duration_seconds,thread",
+     sp_pd_flame_rows, NULL},
+    {"timeseries", "points",
+     "file,region,call_index,time_seconds,mean_duration_seconds,min_duration_seconds,"
+     "max_duration_seconds,num_ranks",
+     sp_pd_timeseries_rows, NULL},
+    {"speedup", "points", NULL, NULL, sp_pd_speedup_rows},
+};
+
+const char *sp_plot_data_name(sp_plot_data_kind kind) {
+    static const char *const names[] = {"gantt_data", "durations_data", "flame_data",
+                                        "duration_timeseries_data", "speedup_data"};
+    return names[kind];
 }
 
 sp_status sp_plot_data_write(sp_textbuf *out, sp_plot_data_kind kind, const sp_plot_data *d,
@@ -175,27 +211,30 @@ sp_status sp_plot_data_write(sp_textbuf *out, sp_plot_data_kind kind, const sp_p
                                 "unknown duration metric \"%s\": choose from total, avg, min, "
                                 "max, std",
                                 d->metrics[m]);
-    int gantt = kind == SP_PLOT_DATA_GANTT;
+    const kind_info *k = &KINDS[kind];
     row_writer w = {out, d->json, 0};
     if (d->json)
         sp_textbuf_printf(out,
                           "{\"format\":\"scope-profiler-plot-data\",\"format_version\":1,"
                           "\"plot\":\"%s\",\"%s\":[",
-                          gantt ? "gantt" : "durations", gantt ? "intervals" : "bars");
-    else
-        sp_textbuf_append(out, gantt ? "file,rank,region,start_seconds,end_seconds" SP_CSV_EOL
-                                     : "file,region,metric,value_seconds" SP_CSV_EOL);
+                          k->plot, k->rows_key);
+    else if (k->csv_header)
+        sp_textbuf_printf(out, "%s" SP_CSV_EOL, k->csv_header);
+    else /* speedup: the x column is named after its key, as the package names it */
+        sp_textbuf_printf(out, "region,%s,speedup,time_seconds,runs" SP_CSV_EOL, sp_pd_x(d));
     sp_status st = SP_OK;
-    for (size_t run = 0; run < d->num_runs && st == SP_OK; run++)
-        st = gantt ? gantt_rows(&w, d, run, err) : durations_rows(&w, d, run, err);
+    if (k->all_rows) st = k->all_rows(&w, d, err);
+    for (size_t run = 0; k->run_rows && run < d->num_runs && st == SP_OK; run++)
+        st = k->run_rows(&w, d, run, err);
     if (st == SP_OK && d->json) {
         put_colours(out, d);
-        if (!gantt) {
+        if (kind == SP_PLOT_DATA_DURATIONS) {
             sp_textbuf_append(out, ",\"metrics\":[");
             for (size_t m = 0; m < d->num_metrics; m++)
                 sp_textbuf_printf(out, "%s\"%s\"", m ? "," : "", d->metrics[m]);
             sp_textbuf_putc(out, ']');
         }
+        if (kind == SP_PLOT_DATA_SPEEDUP) sp_pd_speedup_options(out, d);
         sp_textbuf_append(out, "}\n");
     }
     if (st == SP_OK && sp_textbuf_failed(out))

@@ -56,6 +56,12 @@ double sp_pmnf_eval(const sp_pmnf_model *m, double p);
 /* "0.001 + 2.5e-05 * p^(1/2) * log2(p)^2" with `var` for p. */
 void sp_pmnf_text(const sp_pmnf_model *m, const char *var, sp_textbuf *out);
 
+/* The term alone: "p^(1/2) * log2(p)^2", "p", "log2(p)". */
+void sp_pmnf_term_text(sp_pmnf_term t, const char *var, sp_textbuf *out);
+
+/* " + 2.5e-05 * " (the sign taken out of c). */
+void sp_pmnf_coefficient_text(double c, sp_textbuf *out);
+
 /* The polynomial exponent as text: "0", "1", "2", "1/2", "4/3". */
 void sp_pmnf_exponent_text(sp_pmnf_term t, char *out, size_t size);
 

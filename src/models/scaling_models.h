@@ -23,4 +23,9 @@ void sp_scaling_models_text(sp_textbuf *out, const sp_scaling_models *m);
 char *sp_scaling_models_json(const sp_scaling_models *m, const char *const *files, size_t n);
 void sp_scaling_models_csv(sp_textbuf *out, const sp_scaling_models *m);
 
+/* A JSON member, null when v is not finite; a CSV field after a comma, empty when not finite. */
+struct json_object;
+int sp_models_json_number(struct json_object *o, const char *key, double v);
+void sp_models_csv_number(sp_textbuf *out, double v);
+
 #endif

@@ -80,7 +80,7 @@ void sp_scaling_models_text(sp_textbuf *out, const sp_scaling_models *ms) {
     sp_textbuf_putc(out, '\n');
 }
 
-static int add_num(struct json_object *o, const char *key, double v) {
+int sp_models_json_number(struct json_object *o, const char *key, double v) {
     return isfinite(v) ? sp_json_add_double(o, key, v) : sp_json_add_null(o, key);
 }
 
@@ -101,17 +101,21 @@ static struct json_object *model_json(const sp_scaling_models *ms, size_t i) {
     sp_pmnf_exponent_text(m->term, e, sizeof e);
     ok = ok && sp_textbuf_str(&b) && sp_json_add_string(o, "model", sp_textbuf_str(&b)) &&
          sp_json_add(o, "constant_model", json_object_new_boolean(m->constant)) &&
-         add_num(o, "c0", m->c0) && add_num(o, "c1", m->constant ? 0.0 : m->c1) &&
+         sp_models_json_number(o, "c0", m->c0) &&
+         sp_models_json_number(o, "c1", m->constant ? 0.0 : m->c1) &&
          sp_json_add_string(o, "poly_exponent", m->constant ? "0" : e) &&
-         add_num(o, "poly_exponent_value", m->constant ? 0.0 : (double)m->term.num / m->term.den) &&
+         sp_models_json_number(o, "poly_exponent_value",
+                               m->constant ? 0.0 : (double)m->term.num / m->term.den) &&
          sp_json_add_int(o, "log_exponent", m->constant ? 0 : m->term.log_exp) &&
-         add_num(o, "cv_smape_percent", m->cv_smape) && add_num(o, "smape_percent", m->smape) &&
-         add_num(o, "rss", m->rss) && add_num(o, "adjusted_r2", m->adj_r2);
+         sp_models_json_number(o, "cv_smape_percent", m->cv_smape) &&
+         sp_models_json_number(o, "smape_percent", m->smape) &&
+         sp_models_json_number(o, "rss", m->rss) &&
+         sp_models_json_number(o, "adjusted_r2", m->adj_r2);
     sp_textbuf_free(&b);
     if (ok && ms->has_predict) {
         struct json_object *p = json_object_new_object();
-        ok = p && add_num(p, "x", ms->predict) &&
-             add_num(p, "seconds", sp_pmnf_eval(m, ms->predict));
+        ok = p && sp_models_json_number(p, "x", ms->predict) &&
+             sp_models_json_number(p, "seconds", sp_pmnf_eval(m, ms->predict));
         if (!ok) json_object_put(p);
         ok = ok && sp_json_add(o, "prediction", p);
     }
@@ -140,7 +144,7 @@ char *sp_scaling_models_json(const sp_scaling_models *ms, const char *const *fil
     return sp_json_finish(o, ok, "sizes", xs, "regions", regions);
 }
 
-static void csv_num(sp_textbuf *out, double v) {
+void sp_models_csv_number(sp_textbuf *out, double v) {
     char text[SP_PY_FLOAT_REPR_SIZE];
     sp_textbuf_putc(out, ',');
     if (isfinite(v) && sp_py_float_repr(v, text)) sp_textbuf_append(out, text);
@@ -167,15 +171,15 @@ void sp_scaling_models_csv(sp_textbuf *out, const sp_scaling_models *ms) {
         sp_textbuf_free(&model);
         char e[16];
         sp_pmnf_exponent_text(m->term, e, sizeof e);
-        csv_num(out, m->c0);
-        csv_num(out, m->constant ? 0.0 : m->c1);
+        sp_models_csv_number(out, m->c0);
+        sp_models_csv_number(out, m->constant ? 0.0 : m->c1);
         sp_textbuf_printf(out, ",%s,%d", m->constant ? "0" : e, m->constant ? 0 : m->term.log_exp);
-        csv_num(out, m->cv_smape);
-        csv_num(out, m->smape);
-        csv_num(out, m->adj_r2);
+        sp_models_csv_number(out, m->cv_smape);
+        sp_models_csv_number(out, m->smape);
+        sp_models_csv_number(out, m->adj_r2);
         if (ms->has_predict) {
-            csv_num(out, ms->predict);
-            csv_num(out, sp_pmnf_eval(m, ms->predict));
+            sp_models_csv_number(out, ms->predict);
+            sp_models_csv_number(out, sp_pmnf_eval(m, ms->predict));
         }
         sp_textbuf_append(out, SP_CSV_EOL);
     }

@@ -159,6 +159,25 @@ static void make_meta(const char *dir) {
     write_file(dir, "meta.h5", &m);
 }
 
+/* usermeta.h5: the user's keys (the "User" group) beside library fields, one key 52
+ * characters long with a long value (the width-aware layout). */
+static void make_user_meta(const char *dir) {
+    static const char *const names[] = {"work"};
+    static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 3 * MS, NO_THREAD}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls));
+    meta_run(&m, "user keys", T0, T0 + 4 * MS);
+    sp_model_meta_int(&m, "mpi_size", 1);
+    sp_model_meta_string(&m, "compiler", "GNU 12.2.0");
+    sp_model_meta_string(&m, "mpi_writer", "stream");
+    sp_model_meta_int(&m, "problem_size", 128);
+    sp_model_meta_float(&m, "dt", 0.25);
+    sp_model_meta_string(&m, "mesh", "box-3d");
+    sp_model_meta_string(&m, "refinement_levels_of_the_adaptive_outer_mesh_region",
+                         "3 levels near the boundary, 5 levels in the wake behind the cylinder");
+    write_file(dir, "usermeta.h5", &m);
+}
+
 static void make_small(const char *dir) {
     static const char *const names[] = {"work"};
     static const call calls[] = {{0, 0, T0 + 1 * MS, T0 + 2 * MS, NO_THREAD},
@@ -432,6 +451,7 @@ int main(int argc, char **argv) {
     make_aggregate_hist(dir);
     make_aggregate_tree(dir);
     make_overlap(dir);
+    make_user_meta(dir);
     char path[4096];
     snprintf(path, sizeof path, "%s/notes.txt", dir);
     FILE *f = fopen(path, "w");

@@ -408,7 +408,9 @@ def check_data():
     profile = fixture("multirank_schema3.h5")
     tool("export", "data", fixture("py_tutorial2.h5"), profile, "-o", out,
          "--duration-metrics", "total", "avg", "min", "max", "std")
-    expect(sorted(os.listdir(out)), ["durations_data.csv", "gantt_data.csv"], "data files")
+    expect(sorted(os.listdir(out)), ["duration_timeseries_data.csv", "durations_data.csv",
+                                     "flame_data.csv", "gantt_data.csv", "speedup_data.csv"],
+           "data files")
     gantt = read_csv(os.path.join(out, "gantt_data.csv"))
     expect(gantt[0], ["file", "rank", "region", "start_seconds", "end_seconds"], "gantt header")
     # every call of each file, from its first call, as the events command gives them
@@ -475,6 +477,83 @@ def check_data():
                    "csv or json")
     one_line_error(tool("export", "folded", "mpi.h5", "-o", "-", "--data-format", "json", rc=2),
                    "export data only")
+
+
+def expected_data(name):
+    with open(os.path.join(SRC, "expected_data", name), newline="") as f:
+        return f.read()
+
+
+def produced(directory, name):
+    with open(os.path.join(directory, name), newline="") as f:
+        return f.read()
+
+
+def check_data_kinds():
+    """flame_data, duration_timeseries_data and speedup_data: exact documents for the
+    hand-built profiles (their numbers follow from make_export_profiles.c's times), and
+    on the fixtures the flame rows against the events command and inspect."""
+    out = os.path.join(OUT, "kinds")
+    tool("export", "data", "nested.h5", "-o", out)
+    for kind in ("flame_data", "duration_timeseries_data"):
+        expect(produced(out, kind + ".csv"), expected_data(f"nested_{kind}.csv"), f"nested {kind}")
+    expect(os.path.exists(os.path.join(out, "speedup_data.csv")), False, "one run: no speedup")
+    tool("export", "data", "threads.h5", "-o", out, "--data-format", "json")
+    expect(produced(out, "flame_data.json"), expected_data("threads_flame_data.json"),
+           "threads flame_data.json")
+    tool("export", "data", "mpi1.h5", "mpi.h5", "-o", out)
+    expect(produced(out, "speedup_data.csv"), expected_data("speedup_data.csv"), "speedup csv")
+    expect(produced(out, "duration_timeseries_data.csv"),
+           expected_data("mpi_duration_timeseries_data.csv"), "timeseries over two ranks")
+    tool("export", "data", "mpi1.h5", "mpi.h5", "-o", out, "--data-format", "json")
+    expect(produced(out, "speedup_data.json"), expected_data("speedup_data.json"), "speedup json")
+    # the fixtures: one flame row per call, its times the events command's, exclusive
+    # times summing to inspect's per region
+    for name in FIXTURE_PROFILES:
+        fix = os.path.join(OUT, "fix_" + name)
+        tool("export", "data", fixture(name), "-o", fix)
+        flame = read_csv(os.path.join(fix, "flame_data.csv"))
+        head, rows = flame[0], flame[1:]
+        col = {k: i for i, k in enumerate(head)}
+        events = json.loads(tool("events", fixture(name), "--format", "json").stdout)
+        first = min(e["start"] for e in events)
+        want = sorted((e["rank"], e["name"], round(e["start"] - first, 9)) for e in events)
+        got = sorted((int(r[col["rank"]]), r[col["region"]], round(float(r[col["start_seconds"]]), 9))
+                     for r in rows)
+        expect(got, want, f"{name}: one flame row per call")
+        ids = {(r[col["rank"]], r[col["call_id"]]): r for r in rows}
+        for r in rows:
+            parent = r[col["parent_call_id"]]
+            if parent:
+                up = ids[(r[col["rank"]], parent)]
+                expect(r[col["call_path"]], up[col["call_path"]] + " > " + r[col["region"]],
+                       f"{name}: call path under its parent")
+                expect(int(r[col["depth"]]), int(up[col["depth"]]) + 1, f"{name}: depth")
+        exclusive = {}
+        for r in rows:
+            exclusive[r[col["region"]]] = (exclusive.get(r[col["region"]], 0.0)
+                                           + float(r[col["exclusive_duration_seconds"]]))
+        summary = json.loads(tool("inspect", fixture(name), "--format", "json").stdout)
+        for row in summary:
+            if row.get("exclusive_duration") is not None and row["name"] in exclusive:
+                if abs(exclusive[row["name"]] - row["exclusive_duration"]) > 1e-9:
+                    raise AssertionError(f"{name} {row['name']}: exclusive "
+                                         f"{exclusive[row['name']]} != {row['exclusive_duration']}")
+    # bad input: one line each, nothing written
+    target = os.path.join(OUT, "kinds_bad")
+    one_line_error(tool("export", "data", "mpi.h5", "-o", target, "--x", "mpi_size", rc=2),
+                   "--x mpi_size", "several runs")
+    one_line_error(tool("export", "data", "mpi1.h5", "mpi.h5", "-o", target, "--x", "mesh", rc=2),
+                   "mesh")
+    expect(os.path.exists(target), False, "nothing written")
+    one_line_error(tool("export", "folded", "mpi.h5", "-o", "-", "--x", "mpi_size", rc=2),
+                   "export data only")
+    # runs that are no scaling study: the other files, and one note
+    p = tool("export", "data", "nested.h5", "mpi.h5", "-o", target)
+    expect(p.stderr.decode(), "scope-profiler: export data: speedup_data not written: no "
+           "selected region has calls in every run\n", "the note")
+    expect(sorted(os.listdir(target)), ["duration_timeseries_data.csv", "durations_data.csv",
+                                        "flame_data.csv", "gantt_data.csv"], "four files")
 
 
 def check_otf2_unavailable():

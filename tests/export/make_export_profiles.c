@@ -4,6 +4,7 @@
  *
  *   nested.h5    one rank: main > {init, loop > 2 x step > {kernel, io}}, rec > rec
  *   mpi.h5       ranks 0 and 1; rank 1's stored clock is 5 ms behind rank 0's
+ *   mpi1.h5      mpi.h5's regions on one rank: work 8 ms, sub 3 ms (speedup_data)
  *   threads.h5   one rank, threads 0 ("main") and 1 ("worker") with a thread table
  *   names.h5     hostile names: quotes, backslash, newline, </script>, ';', '%', non-ASCII
  *   big.h5       200,000 calls (size estimates and refusals)
@@ -134,6 +135,15 @@ static void make_mpi(const char *dir) {
     write_file(dir, "mpi.h5", &m);
 }
 
+static void make_mpi1(const char *dir) {
+    static const char *const names[] = {"work", "sub"};
+    static const call calls[] = {{0, 0, 1 * MS, 9 * MS, -1}, {1, 0, 2 * MS, 5 * MS, -1}};
+    sp_model m;
+    build(&m, names, COUNT(names), calls, COUNT(calls), "one rank");
+    sp_model_meta_int(&m, "mpi_size", 1);
+    write_file(dir, "mpi1.h5", &m);
+}
+
 static void make_threads(const char *dir) {
     static const char *const names[] = {"run", "task"};
     static const call calls[] = {{0, 0, 0, 10 * MS, 0},
@@ -205,6 +215,7 @@ int main(int argc, char **argv) {
     }
     make_nested(argv[1]);
     make_mpi(argv[1]);
+    make_mpi1(argv[1]);
     make_threads(argv[1]);
     make_names(argv[1]);
     make_big(argv[1]);
