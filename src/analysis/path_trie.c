@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/path_depth.h"
 #include "common/text_buffer.h"
 
 static const char path_separator[] = " > ";
@@ -79,7 +80,7 @@ static sp_status alloc_pieces(sp_path_trie *t, const sp_results *r, size_t *tota
     return SP_OK;
 }
 
-sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r, unsigned max_depth) {
     memset(t, 0, sizeof *t);
     size_t total;
     if (alloc_pieces(t, r, &total) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
@@ -92,7 +93,7 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
         }
         t->region_pieces[k++] = intern(t, p, strlen(p));
     }
-    return SP_OK;
+    return sp_trie_depth_init(t, max_depth);
 }
 
 void sp_node_release(sp_path_node *n) {
@@ -197,6 +198,7 @@ void sp_trie_free(sp_path_trie *t) {
     free(t->piece_slots);
     free(t->region_pieces);
     free(t->region_first);
+    free(t->piece_folded);
     memset(t, 0, sizeof *t);
 }
 
@@ -278,7 +280,10 @@ char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
         if (k) sp_textbuf_append(&b, path_separator);
         *name_at = b.len;
         uint32_t piece = t->nodes[chain[k]].piece;
-        sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
+        if (piece == SP_FOLD_PIECE)
+            sp_trie_fold_label(&b, &t->nodes[chain[k]]);
+        else
+            sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
     }
     free(chain);
     return sp_textbuf_take(&b);

@@ -25,6 +25,7 @@ typedef struct sp_path_node {
     uint32_t depth;  /* number of elements - 1 */
     uint32_t seq;    /* first-call order (path dict insertion order); SP_NO_NODE before */
     int recursive;
+    uint32_t fold_levels; /* a depth-cap fold node (path_depth.h): the deepest level folded */
     int has_child_rows; /* a descendant path has calls: an "(own)" row follows */
     uint64_t calls;
     int64_t **chunks; /* durations (ns) in pooling order, chunk i holding sp_chunk_size(i) */
@@ -85,10 +86,13 @@ typedef struct sp_path_trie {
     size_t piece_slots_cap;
     uint32_t *region_pieces; /* the elements of every region name, back to back */
     size_t *region_first;    /* region g: region_pieces[region_first[g] .. region_first[g+1]) */
+    uint32_t max_depth;      /* elements per path, the last one a fold (path_depth.h) */
+    uint8_t *piece_folded;   /* per piece: some call of it went into a fold node */
 } sp_path_trie;
 
-/* Splits every region name of r into interned elements. */
-sp_status sp_trie_init(sp_path_trie *t, const sp_results *r);
+/* Splits every region name of r into interned elements; paths capped at
+ * max_depth elements (0: SP_TABLE_DEFAULT_DEPTH). */
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r, unsigned max_depth);
 void sp_trie_free(sp_path_trie *t);
 
 /* The child of parent (SP_NO_NODE: top level) along piece, created when new;

@@ -85,6 +85,18 @@ static void length_shorter_than_its_object(void **state) {
                     "global heap object holds 5");
 }
 
+/* A length over the cap (issue 22 item 8): refused before anything of that
+ * size is allocated or looked up. */
+static void length_over_the_cap(void **state) {
+    (void)state;
+    const char *path = fresh("vlen_cap.h5");
+    uint32_t huge = 100u << 20;
+    patch(path, names_offset(path) + 16 * 1, &huge, 4);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "damaged profile: string 1 of /region_table/names claims 104857600 bytes, "
+                    "more than the 64 MiB a string of a profile may hold");
+}
+
 /* An object index the collection does not hold: libhdf5 indexes past its table. */
 static void index_not_in_the_collection(void **state) {
     (void)state;
@@ -193,6 +205,7 @@ int main(void) {
         cmocka_unit_test(intact_file_reads),
         cmocka_unit_test(length_shorter_than_its_object),
         cmocka_unit_test(index_not_in_the_collection),
+        cmocka_unit_test(length_over_the_cap),
         cmocka_unit_test(address_past_the_file),
         cmocka_unit_test(object_past_its_collection),
         cmocka_unit_test(free_space_of_zero_bytes),
