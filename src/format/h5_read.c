@@ -166,6 +166,14 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
     if (n == 0) return SP_OK;
     if (elem_size == 0 || n > SIZE_MAX / elem_size)
         return sp_rd_damaged(rd, "%s claims %zu elements, more than memory can address", path, n);
+    /* a damaged type message can claim numbers of gigabytes: libhdf5 would
+     * allocate and convert n of them */
+    hid_t ftype = H5Dget_type(ds);
+    H5T_class_t cls = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+    size_t fsize = ftype >= 0 ? H5Tget_size(ftype) : 0;
+    if (ftype >= 0) H5Tclose(ftype);
+    if ((cls == H5T_INTEGER || cls == H5T_FLOAT) && (fsize == 0 || fsize > 16))
+        return sp_rd_damaged(rd, "%s stores numbers of %zu bytes", path, fsize);
     uint64_t bytes = (uint64_t)n * elem_size;
     uint64_t stored = H5Dget_storage_size(ds);
     if (bytes > SMALL_READ_BYTES && bytes / MAX_COMPRESSION_RATIO > stored)

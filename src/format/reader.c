@@ -289,7 +289,9 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
         st = read_profile(&rd, out, &choice);
         /* a string the guard refused names the damage better than the failed call */
         const char *refused = sp_vlen_guard_damage();
-        if (refused && st != SP_ERR_OUT_OF_MEMORY)
+        if (sp_vlen_guard_out_of_memory())
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "%s: out of memory while reading", path);
+        else if (refused && st != SP_ERR_OUT_OF_MEMORY)
             st = sp_error_set(err, SP_ERR_DAMAGED, "%s: damaged profile: %s", path, refused);
         sp_vlen_guard_end();
     }

@@ -10,11 +10,11 @@ static const char guard_name[] = "scope_profiler checked vlen";
 static struct {
     H5T_conv_t library; /* libhdf5's own conversion of variable-length data */
     hid_t type;         /* the type the wrapper was registered with */
-    int registered, checkable, armed;
+    int registered, checkable, armed, no_memory;
     sp_vlen_file file;
     sp_vlen_heaps heaps;
     char damage[256];
-} guard = {NULL, -1, 0, 0, 0, {-1, 0, 0, 0}, {NULL, 0, 0, 0}, ""};
+} guard = {NULL, -1, 0, 0, 0, 0, {-1, 0, 0, 0}, {NULL, 0, 0, 0}, ""};
 
 /* A string on its way from the file to memory: the stored form (length,
  * heap id) on the left, a char * on the right. */
@@ -32,9 +32,12 @@ static herr_t check_elements(hid_t src, size_t n, size_t stride, const void *buf
         char why[200];
         int rc = sp_vlen_ref_check(&guard.file, &guard.heaps, r, why, sizeof why);
         if (rc == 0) continue;
-        if (!guard.damage[0])
-            snprintf(guard.damage, sizeof guard.damage, "a stored string %s",
-                     rc == -2 ? "could not be checked (out of memory)" : why + (why[0] == ':'));
+        if (rc == -2) guard.no_memory = 1;
+        if (rc == -2 || guard.damage[0]) return -1;
+        if (why[0] == ':') /* the collection itself is damaged: its reason */
+            snprintf(guard.damage, sizeof guard.damage, "%s", why + 2);
+        else
+            snprintf(guard.damage, sizeof guard.damage, "a stored string %s", why);
         return -1;
     }
     return 0;
@@ -50,12 +53,13 @@ static herr_t checked_conversion(hid_t src, hid_t dst, H5T_cdata_t *cdata, size_
 }
 
 /* libhdf5's function for variable-length strings: the path between two
- * string types that differ only in character set (not the no-op path). */
+ * string types that differ only in padding (not the no-op path; libhdf5
+ * refuses to convert between character sets). */
 static H5T_conv_t library_conversion(hid_t *a_out) {
     hid_t a = H5Tcopy(H5T_C_S1), b = -1;
     H5T_conv_t conv = NULL;
     if (a >= 0 && H5Tset_size(a, H5T_VARIABLE) >= 0 && (b = H5Tcopy(a)) >= 0 &&
-        H5Tset_cset(b, H5T_CSET_UTF8) >= 0) {
+        H5Tset_strpad(b, H5T_STR_NULLPAD) >= 0) {
         H5T_cdata_t *cdata = NULL;
         conv = H5Tfind(a, b, &cdata);
     }
@@ -78,6 +82,7 @@ static H5T_conv_t library_conversion(hid_t *a_out) {
 void sp_vlen_guard_begin(hid_t file) {
     memset(&guard.heaps, 0, sizeof guard.heaps);
     guard.damage[0] = '\0';
+    guard.no_memory = 0;
     guard.checkable = sp_vlen_file_of(file, &guard.file);
     guard.armed = 1;
     if (guard.registered) return;
@@ -93,6 +98,10 @@ void sp_vlen_guard_begin(hid_t file) {
 
 void sp_vlen_guard_arm(int armed) {
     guard.armed = armed;
+}
+
+int sp_vlen_guard_out_of_memory(void) {
+    return guard.no_memory;
 }
 
 const char *sp_vlen_guard_damage(void) {

@@ -26,6 +26,9 @@ void sp_vlen_guard_arm(int armed);
  * or NULL. */
 const char *sp_vlen_guard_damage(void);
 
+/* Whether a check ran out of memory (the conversion then failed). */
+int sp_vlen_guard_out_of_memory(void);
+
 /* Unregisters the wrapper: libhdf5 converts as before for the program. */
 void sp_vlen_guard_end(void);
 

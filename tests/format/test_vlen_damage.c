@@ -177,6 +177,27 @@ static void fuzzer_finds_are_damage(void **state) {
         {"h5hg-read-attribute-overlap.bin",
          "damaged profile: global heap object 1 (1056964616 bytes) runs past the end of its "
          "collection"},
+        /* issue 22 item 8: strings libhdf5 converts (the guard) and a column's type */
+        {"h5hg-read-attribute-string.bin",
+         "damaged profile: a stored string names global heap object 31490, which its "
+         "collection does not hold"},
+        {"h5hg-read-attribute-index.bin",
+         "damaged profile: a stored string names global heap object 218103812, which its "
+         "collection does not hold"},
+        {"h5hg-read-attribute-index-2.bin",
+         "damaged profile: a stored string names global heap object 6225923, which its "
+         "collection does not hold"},
+        {"conv-vlen-attribute-length.bin",
+         "damaged profile: a stored string claims 2617245702 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"conv-vlen-attribute-length-2.bin",
+         "damaged profile: a stored string claims 3137339402 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"conv-vlen-attribute-length-3.bin",
+         "damaged profile: a stored string claims 3238002713 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"h5t-integer-size.bin",
+         "damaged profile: /rank_region_index/event_offsets stores numbers of 2902458376 bytes"},
         {"h5hg-free-space-loop.bin",
          "damaged profile: the free space of a global heap collection claims 0 bytes, 3718 are "
          "left"},
