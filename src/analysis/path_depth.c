@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "common/text_buffer.h"
+
 #include "analysis/analysis.h"
 
 sp_status sp_trie_depth_init(sp_path_trie *t, unsigned max_depth) {
@@ -35,4 +37,26 @@ void sp_trie_fold_reached(sp_path_trie *t, uint32_t node, uint32_t levels) {
 void sp_trie_fold_label(sp_textbuf *b, const sp_path_node *n) {
     sp_textbuf_printf(b, "\xe2\x80\xa6(%u level%s)", (unsigned)n->fold_levels,
                       n->fold_levels == 1 ? "" : "s");
+}
+
+static const char path_separator[] = " > ";
+
+char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
+    uint32_t depth = t->nodes[node].depth;
+    uint32_t *chain = malloc((depth + 1) * sizeof *chain);
+    if (!chain) return NULL;
+    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent)
+        chain[k] = n;
+    sp_textbuf b = {0};
+    for (uint32_t k = 0; k <= depth; k++) {
+        if (k) sp_textbuf_append(&b, path_separator);
+        *name_at = b.len;
+        uint32_t piece = t->nodes[chain[k]].piece;
+        if (piece == SP_FOLD_PIECE)
+            sp_trie_fold_label(&b, &t->nodes[chain[k]]);
+        else
+            sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
+    }
+    free(chain);
+    return sp_textbuf_take(&b);
 }

@@ -32,6 +32,10 @@ static inline int sp_trie_is_fold(const sp_path_trie *t, uint32_t node) {
 /* Records that a call nested `levels` deep reached fold node `node`. */
 void sp_trie_fold_reached(sp_path_trie *t, uint32_t node, uint32_t levels);
 
+/* " > ".join of the node's elements, a fold node as its label (malloc'ed);
+ * *name_at = offset of the last one. */
+char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at);
+
 /* Appends the fold node's element text "…(K levels)". */
 void sp_trie_fold_label(sp_textbuf *b, const sp_path_node *n);
 

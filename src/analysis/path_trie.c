@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/path_depth.h"
 #include "common/text_buffer.h"
 
 static const char path_separator[] = " > ";
@@ -80,7 +79,7 @@ static sp_status alloc_pieces(sp_path_trie *t, const sp_results *r, size_t *tota
     return SP_OK;
 }
 
-sp_status sp_trie_init(sp_path_trie *t, const sp_results *r, unsigned max_depth) {
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
     memset(t, 0, sizeof *t);
     size_t total;
     if (alloc_pieces(t, r, &total) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
@@ -93,7 +92,7 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r, unsigned max_depth)
         }
         t->region_pieces[k++] = intern(t, p, strlen(p));
     }
-    return sp_trie_depth_init(t, max_depth);
+    return SP_OK;
 }
 
 void sp_node_release(sp_path_node *n) {
@@ -267,24 +266,4 @@ uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece) {
     t->child_vals[i] = id;
     t->child_count++;
     return id;
-}
-
-char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
-    uint32_t depth = t->nodes[node].depth;
-    uint32_t *chain = malloc((depth + 1) * sizeof *chain);
-    if (!chain) return NULL;
-    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent)
-        chain[k] = n;
-    sp_textbuf b = {0};
-    for (uint32_t k = 0; k <= depth; k++) {
-        if (k) sp_textbuf_append(&b, path_separator);
-        *name_at = b.len;
-        uint32_t piece = t->nodes[chain[k]].piece;
-        if (piece == SP_FOLD_PIECE)
-            sp_trie_fold_label(&b, &t->nodes[chain[k]]);
-        else
-            sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
-    }
-    free(chain);
-    return sp_textbuf_take(&b);
 }

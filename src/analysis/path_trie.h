@@ -90,9 +90,9 @@ typedef struct sp_path_trie {
     uint8_t *piece_folded;   /* per piece: some call of it went into a fold node */
 } sp_path_trie;
 
-/* Splits every region name of r into interned elements; paths capped at
- * max_depth elements (0: SP_TABLE_DEFAULT_DEPTH). */
-sp_status sp_trie_init(sp_path_trie *t, const sp_results *r, unsigned max_depth);
+/* Splits every region name of r into interned elements (then
+ * sp_trie_depth_init, path_depth.h, sets the depth cap). */
+sp_status sp_trie_init(sp_path_trie *t, const sp_results *r);
 void sp_trie_free(sp_path_trie *t);
 
 /* The child of parent (SP_NO_NODE: top level) along piece, created when new;
@@ -101,8 +101,5 @@ uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece);
 
 /* The id of an element text, or SP_NO_NODE when no region name has it. */
 uint32_t sp_trie_find_piece(const sp_path_trie *t, const char *text, size_t len);
-
-/* " > ".join of the node's elements (malloc'ed); *name_at = offset of the last one. */
-char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at);
 
 #endif

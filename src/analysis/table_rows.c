@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/path_depth.h"
 #include "analysis/path_walk.h"
 #include "analysis/regions.h"
 #include "analysis/table_build.h"
@@ -206,7 +207,7 @@ sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filte
     const uint32_t *ranks = sp_filter_ranks(f, &nranks);
     sp_path_trie t;
     st = sp_select_regions(r, f, &regions, &num_regions, err);
-    if (st == SP_OK && sp_trie_init(&t, r, max_depth) != SP_OK) {
+    if (st == SP_OK && (sp_trie_init(&t, r) != SP_OK || sp_trie_depth_init(&t, max_depth) != SP_OK)) {
         sp_trie_free(&t); /* what the failed init allocated */
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     } else if (st == SP_OK) {

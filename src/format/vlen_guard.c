@@ -27,8 +27,8 @@ static int file_to_memory_string(hid_t src, hid_t dst) {
 static herr_t check_elements(hid_t src, size_t n, size_t stride, const void *buf) {
     size_t step = stride ? stride : H5Tget_size(src);
     for (size_t i = 0; i < n; i++) {
-        sp_vlen_ref r = sp_vlen_ref_decode((const uint8_t *)buf + i * step,
-                                           guard.file.address_size, 0);
+        sp_vlen_ref r =
+            sp_vlen_ref_decode((const uint8_t *)buf + i * step, guard.file.address_size, 0);
         char why[200];
         int rc = sp_vlen_ref_check(&guard.file, &guard.heaps, r, why, sizeof why);
         if (rc == 0) continue;
@@ -87,9 +87,8 @@ void sp_vlen_guard_begin(hid_t file) {
     guard.armed = 1;
     if (guard.registered) return;
     guard.library = library_conversion(&guard.type);
-    guard.registered = guard.library &&
-                       H5Tregister(H5T_PERS_SOFT, guard_name, guard.type, guard.type,
-                                   checked_conversion) >= 0;
+    guard.registered = guard.library && H5Tregister(H5T_PERS_SOFT, guard_name, guard.type,
+                                                    guard.type, checked_conversion) >= 0;
     if (!guard.registered && guard.type >= 0) {
         H5Tclose(guard.type);
         guard.type = -1;

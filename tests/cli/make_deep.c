@@ -63,8 +63,7 @@ static void make_chain(const char *dir, const char *file, uint32_t depth) {
     }
     check(sp_model_meta_string(&m, "label", "deep") == SP_OK, "meta");
     check(sp_model_meta_int(&m, "start_time_ns", T0) == SP_OK, "meta");
-    check(sp_model_meta_int(&m, "finalize_time_ns", T0 + 2 * (int64_t)depth * US) == SP_OK,
-          "meta");
+    check(sp_model_meta_int(&m, "finalize_time_ns", T0 + 2 * (int64_t)depth * US) == SP_OK, "meta");
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     sp_write_options options = {SP_COMPRESSION_NONE, 0};
