@@ -454,6 +454,9 @@ typedef struct sp_print_options {
                                     (sort NULL then means "total") */
     size_t max_width;            /* nonzero: cut long region cells with "…" (ASCII "~") so
                                     that the table fits in this many columns; 0 = never */
+    unsigned max_depth;          /* call-path rows of at most this many elements (>= 2): the
+                                    deepest one is "…(K levels)", every deeper call pooled into
+                                    it; 0 = 256 (docs/robustness.md, "Deep call trees") */
 } sp_print_options;
 
 /**

@@ -107,6 +107,14 @@ typedef struct sp_table_rows {
  * On error *out is empty. */
 sp_status sp_table_rows_build(const sp_results *results, const sp_filter *filter, const char *sort,
                               const char *percentage_mode, sp_table_rows *out, sp_error *err);
+/* The same with path rows capped at max_depth elements (>= 2; 0 =
+ * SP_TABLE_DEFAULT_DEPTH, what sp_table_rows_build uses): the element at the
+ * cap is a fold row "…(K levels)" pooling every call below it as a collapsed
+ * recursion row does (docs/robustness.md, "Deep call trees"). */
+#define SP_TABLE_DEFAULT_DEPTH 256
+sp_status sp_table_rows_build_capped(const sp_results *results, const sp_filter *filter,
+                                     const char *sort, const char *percentage_mode,
+                                     unsigned max_depth, sp_table_rows *out, sp_error *err);
 void sp_table_rows_free(sp_table_rows *rows);
 
 /* The sort keys and column keys, NULL-terminated (for help texts and errors). */

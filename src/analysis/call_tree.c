@@ -180,7 +180,7 @@ static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
         uint64_t e = cursor_event(c);
         if (m->durations[e] < 0)
             return sp_error_set(err, SP_ERR_NESTING, "a recorded call ends before it starts");
-        sp_tree_frame f = {w->heap[0].start, w->heap[0].end, e, c->row, -1, 0, 0, 0, 0};
+        sp_tree_frame f = {w->heap[0].start, w->heap[0].end, e, c->row, -1, 0, 0, 0, 0, 0};
         sp_status st = visit(w, &f, v, err);
         if (st != SP_OK) return st;
         if (++c->pos < c->count)

@@ -83,6 +83,8 @@ struct sp_results {
     struct sp_lane_key *lanes; /* (rank, thread) lanes, built on first use (threads.c) */
     sp_hist *row_hists;        /* aggregate files: per model row, built on first use */
     size_t num_lanes;
+    uint32_t *name_slots; /* region index + 1 by name hash, built on first use (region_lookup.c) */
+    size_t name_slots_cap;
 };
 
 /* end = start + duration, saturating instead of overflowing on damaged data. */

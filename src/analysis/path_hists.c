@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/path_depth.h"
 #include "analysis/path_walk.h"
 #include "common/error.h"
 #include "analysis/unavailable.h"
@@ -22,6 +23,7 @@ typedef struct hist_walk {
     const int64_t *child_ns; /* per histogram row: its child rows' totals */
     uint32_t *node_of;       /* per histogram row: its node, SP_NO_NODE at top level */
     uint8_t *folded;         /* per histogram row: its path folded recursion */
+    uint32_t *level;         /* per histogram row: its levels inside a depth fold */
     uint32_t next_seq;
     sp_touched touched;
 } hist_walk;
@@ -34,12 +36,16 @@ static sp_status pool_row(hist_walk *w, uint32_t pass, size_t k) {
     if (!w->selected[h->region]) {
         w->node_of[k] = parent;
         w->folded[k] = (uint8_t)parent_folded;
+        w->level[k] = up >= 0 ? w->level[up] : 0;
         return SP_OK;
     }
     int collapsed;
-    uint32_t id = sp_trie_walk(w->t, parent, h->region, &collapsed);
+    uint32_t levels;
+    uint32_t id = sp_trie_walk(w->t, parent, h->region, &collapsed, &levels);
     if (id == SP_NO_NODE || sp_walk_touch(w->t, pass, id, &w->touched) != SP_OK)
         return SP_ERR_OUT_OF_MEMORY;
+    w->level[k] = levels ? levels + (up >= 0 && parent == id ? w->level[up] : 0) : 0;
+    if (levels) sp_trie_fold_reached(w->t, id, w->level[k]);
     w->node_of[k] = id;
     w->folded[k] = (uint8_t)(collapsed || parent_folded);
     sp_path_node *n = &w->t->nodes[id];
@@ -119,7 +125,8 @@ sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *
     hist_walk w = {.r = r, .t = t, .selected = selected, .child_ns = child_ns};
     w.node_of = malloc(nh * sizeof *w.node_of);
     w.folded = malloc(nh);
-    sp_status st = selected && child_ns && order && w.node_of && w.folded
+    w.level = malloc(nh * sizeof *w.level);
+    sp_status st = selected && child_ns && order && w.node_of && w.folded && w.level
                        ? SP_OK
                        : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; st == SP_OK && i < num_regions; i++)
@@ -147,6 +154,7 @@ sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *
     free(order);
     free(w.node_of);
     free(w.folded);
+    free(w.level);
     free(w.touched.ids);
     return st;
 }

@@ -197,6 +197,7 @@ void sp_trie_free(sp_path_trie *t) {
     free(t->piece_slots);
     free(t->region_pieces);
     free(t->region_first);
+    free(t->piece_folded);
     memset(t, 0, sizeof *t);
 }
 
@@ -265,21 +266,4 @@ uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece) {
     t->child_vals[i] = id;
     t->child_count++;
     return id;
-}
-
-char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at) {
-    uint32_t depth = t->nodes[node].depth;
-    uint32_t *chain = malloc((depth + 1) * sizeof *chain);
-    if (!chain) return NULL;
-    for (uint32_t k = depth + 1, n = node; k-- > 0; n = t->nodes[n].parent)
-        chain[k] = n;
-    sp_textbuf b = {0};
-    for (uint32_t k = 0; k <= depth; k++) {
-        if (k) sp_textbuf_append(&b, path_separator);
-        *name_at = b.len;
-        uint32_t piece = t->nodes[chain[k]].piece;
-        sp_textbuf_append_n(&b, t->piece_text[piece], t->piece_len[piece]);
-    }
-    free(chain);
-    return sp_textbuf_take(&b);
 }

@@ -25,6 +25,7 @@ typedef struct sp_path_node {
     uint32_t depth;  /* number of elements - 1 */
     uint32_t seq;    /* first-call order (path dict insertion order); SP_NO_NODE before */
     int recursive;
+    uint32_t fold_levels; /* a depth-cap fold node (path_depth.h): the deepest level folded */
     int has_child_rows; /* a descendant path has calls: an "(own)" row follows */
     uint64_t calls;
     int64_t **chunks; /* durations (ns) in pooling order, chunk i holding sp_chunk_size(i) */
@@ -85,9 +86,12 @@ typedef struct sp_path_trie {
     size_t piece_slots_cap;
     uint32_t *region_pieces; /* the elements of every region name, back to back */
     size_t *region_first;    /* region g: region_pieces[region_first[g] .. region_first[g+1]) */
+    uint32_t max_depth;      /* elements per path, the last one a fold (path_depth.h) */
+    uint8_t *piece_folded;   /* per piece: some call of it went into a fold node */
 } sp_path_trie;
 
-/* Splits every region name of r into interned elements. */
+/* Splits every region name of r into interned elements (then
+ * sp_trie_depth_init, path_depth.h, sets the depth cap). */
 sp_status sp_trie_init(sp_path_trie *t, const sp_results *r);
 void sp_trie_free(sp_path_trie *t);
 
@@ -97,8 +101,5 @@ uint32_t sp_trie_child(sp_path_trie *t, uint32_t parent, uint32_t piece);
 
 /* The id of an element text, or SP_NO_NODE when no region name has it. */
 uint32_t sp_trie_find_piece(const sp_path_trie *t, const char *text, size_t len);
-
-/* " > ".join of the node's elements (malloc'ed); *name_at = offset of the last one. */
-char *sp_trie_path_text(const sp_path_trie *t, uint32_t node, size_t *name_at);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/call_tree.h"
+#include "analysis/path_depth.h"
 #include "common/error.h"
 #include "analysis/unavailable.h"
 
@@ -19,6 +20,7 @@ typedef struct path_walk {
     uint64_t base;       /* first event of the rank */
     uint32_t *cache_parent, *cache_node; /* per region: its node under that parent node */
     uint8_t *cache_collapsed;            /* per region: whether its elements collapsed */
+    uint32_t *cache_levels;              /* per region: its elements past the depth cap */
     int failed;                          /* out of memory in a leave callback */
 } path_walk;
 
@@ -102,11 +104,20 @@ static uint32_t fold_target(const sp_path_trie *t, uint32_t node, uint32_t piece
     return SP_NO_NODE;
 }
 
-uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed) {
+uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed,
+                      uint32_t *fold_levels) {
     uint32_t node = parent;
     *collapsed = 0;
+    *fold_levels = 0;
     for (size_t k = t->region_first[g]; k < t->region_first[g + 1]; k++) {
         uint32_t piece = t->region_pieces[k];
+        int oom = 0;
+        uint32_t capped = sp_trie_depth_step(t, node, piece, fold_levels, &oom);
+        if (oom) return SP_NO_NODE;
+        if (capped != SP_NO_NODE) {
+            node = capped;
+            continue;
+        }
         uint32_t folded = fold_target(t, node, piece);
         if (folded != SP_NO_NODE) {
             node = folded;
@@ -121,7 +132,7 @@ uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collaps
 
 /* trie_walk, remembered per region: a region mostly runs under the same parent. */
 static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree_frame *parent,
-                          int *collapsed) {
+                          int *collapsed, uint32_t *levels) {
     uint32_t g = w->r->m.rows[call->row].region;
     uint32_t parent_node = parent ? parent->node : SP_NO_NODE;
     int local;
@@ -129,11 +140,13 @@ static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree
     if (w->cache_node[g] != SP_NO_NODE && w->cache_parent[g] == parent_node) {
         node = w->cache_node[g];
         local = w->cache_collapsed[g];
+        *levels = w->cache_levels[g];
     } else {
-        node = sp_trie_walk(w->t, parent_node, g, &local);
+        node = sp_trie_walk(w->t, parent_node, g, &local, levels);
         w->cache_parent[g] = parent_node;
         w->cache_node[g] = node;
         w->cache_collapsed[g] = (uint8_t)local;
+        w->cache_levels[g] = *levels;
     }
     *collapsed = local || (parent && parent->flag);
     return node;
@@ -142,13 +155,16 @@ static uint32_t call_node(path_walk *w, const sp_tree_frame *call, const sp_tree
 static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *parent) {
     path_walk *w = ctx;
     int collapsed;
-    uint32_t node = call_node(w, call, parent, &collapsed);
+    uint32_t levels;
+    uint32_t node = call_node(w, call, parent, &collapsed, &levels);
     if (node == SP_NO_NODE || sp_walk_touch(w->t, w->pass, node, &w->touched) != SP_OK)
         return SP_ERR_OUT_OF_MEMORY;
     sp_path_node *n = &w->t->nodes[node];
     int64_t d = call->end - call->start;
     call->node = node;
     call->flag = collapsed;
+    call->level = levels ? levels + (parent && parent->node == node ? parent->level : 0) : 0;
+    if (levels) sp_trie_fold_reached(w->t, node, call->level);
     call->pos = n->calls;
     if (sp_node_push(n, d) != SP_OK || sp_lane_sums_add(&n->rank_threads, call->lane, d) != SP_OK)
         return SP_ERR_OUT_OF_MEMORY;
@@ -262,7 +278,8 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     w.cache_parent = malloc(nreg * sizeof *w.cache_parent);
     w.cache_node = malloc(nreg * sizeof *w.cache_node);
     w.cache_collapsed = malloc(nreg);
-    sp_status st = rows && w.cache_parent && w.cache_node && w.cache_collapsed
+    w.cache_levels = malloc(nreg * sizeof *w.cache_levels);
+    sp_status st = rows && w.cache_parent && w.cache_node && w.cache_collapsed && w.cache_levels
                        ? SP_OK
                        : sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t g = 0; st == SP_OK && g < nreg; g++)
@@ -280,5 +297,6 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     free(w.cache_parent);
     free(w.cache_node);
     free(w.cache_collapsed);
+    free(w.cache_levels);
     return st;
 }

@@ -36,7 +36,9 @@ sp_status sp_walk_flush(sp_path_trie *t, uint32_t rank, sp_touched *list);
 
 /* The node of region g under `parent` (SP_NO_NODE: top level): the parent's
  * path plus the region's elements, repeated chains folded (*collapsed: any
- * element folded); SP_NO_NODE when out of memory. */
-uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed);
+ * element folded), elements past the depth cap folded into the fold node
+ * (*fold_levels: how many); SP_NO_NODE when out of memory. */
+uint32_t sp_trie_walk(sp_path_trie *t, uint32_t parent, uint32_t g, int *collapsed,
+                      uint32_t *fold_levels);
 
 #endif

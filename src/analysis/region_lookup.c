@@ -1,4 +1,5 @@
 /* Finding regions by index and by name (results["solve"]) and listing ranks. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/internal.h"
@@ -16,8 +17,44 @@ const char *sp_results_region_name(const sp_results *r, size_t index) {
     return index < r->m.num_regions ? r->m.region_names[index] : NULL;
 }
 
+static size_t name_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of name: its region's, or the empty one where it would go. */
+static size_t name_slot(const sp_results *r, const char *name) {
+    size_t mask = r->name_slots_cap - 1, i = name_hash(name) & mask;
+    while (r->name_slots[i] && strcmp(r->m.region_names[r->name_slots[i] - 1], name) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* A hash of the region names, so that lookups in files with many regions
+ * (plots and reports look every drawn region up) do not scan them all. */
+static int build_name_index(sp_results *r) {
+    size_t cap = 16;
+    while (cap < 2 * r->m.num_regions)
+        cap *= 2;
+    r->name_slots = calloc(cap, sizeof *r->name_slots);
+    if (!r->name_slots) return 0;
+    r->name_slots_cap = cap;
+    for (size_t g = 0; g < r->m.num_regions; g++) {
+        size_t i = name_slot(r, r->m.region_names[g]);
+        if (!r->name_slots[i]) r->name_slots[i] = (uint32_t)g + 1; /* the first of a name */
+    }
+    return 1;
+}
+
 long sp_results_find(const sp_results *r, const char *name) {
     if (!name) return -1;
+    if (r->m.num_regions > 32 && r->m.num_regions < UINT32_MAX &&
+        (r->name_slots || build_name_index(sp_results_mut(r)))) {
+        uint32_t at = r->name_slots[name_slot(r, name)];
+        return at ? (long)at - 1 : -1;
+    }
     for (size_t i = 0; i < r->m.num_regions; i++)
         if (strcmp(r->m.region_names[i], name) == 0) return (long)i;
     return -1;

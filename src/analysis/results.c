@@ -120,6 +120,7 @@ void sp_results_free(sp_results *r) {
     if (!r) return;
     sp_results_build_free(r);
     free(r->lanes);
+    free(r->name_slots);
     free(r->path_text);
     free(r->label);
     free(r->display_label);

@@ -21,6 +21,7 @@ set(SP_SOURCES_analysis
     path_trie.c
     path_walk.c
     path_hists.c
+    path_depth.c
     pool.c
     rank_region.c
     region_lookup.c

@@ -134,11 +134,14 @@ static sp_status fallback_row(const sp_mpi_region *reg, const sp_compiled_filter
     return SP_OK;
 }
 
-/* Marks the elements that end some path row (Python's names_in_paths). */
+/* Marks the elements that end some path row (Python's names_in_paths), and
+ * those whose calls a depth-cap fold row holds (path_depth.h). */
 static uint8_t *path_names(const sp_path_trie *t) {
     uint8_t *named = calloc(t ? t->num_pieces + 1 : 1, 1);
     for (size_t i = 0; named && t && i < t->num_nodes; i++)
-        if (t->nodes[i].calls) named[t->nodes[i].piece] = 1;
+        if (t->nodes[i].calls && t->nodes[i].piece < t->num_pieces) named[t->nodes[i].piece] = 1;
+    for (size_t i = 0; named && t && t->piece_folded && i < t->num_pieces; i++)
+        named[i] |= t->piece_folded[i];
     return named;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/path_depth.h"
 #include "analysis/path_walk.h"
 #include "analysis/regions.h"
 #include "analysis/table_build.h"
@@ -188,6 +189,12 @@ static sp_status path_rows(sp_path_trie *t, sp_table_rows *out, size_t *num_path
 
 sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, const char *sort,
                               const char *percentage_mode, sp_table_rows *out, sp_error *err) {
+    return sp_table_rows_build_capped(r, filter, sort, percentage_mode, 0, out, err);
+}
+
+sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filter,
+                                     const char *sort, const char *percentage_mode,
+                                     unsigned max_depth, sp_table_rows *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     sp_table_sort sort_key;
     int exclusive_mode;
@@ -200,7 +207,7 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
     const uint32_t *ranks = sp_filter_ranks(f, &nranks);
     sp_path_trie t;
     st = sp_select_regions(r, f, &regions, &num_regions, err);
-    if (st == SP_OK && sp_trie_init(&t, r) != SP_OK) {
+    if (st == SP_OK && (sp_trie_init(&t, r) != SP_OK || sp_trie_depth_init(&t, max_depth) != SP_OK)) {
         sp_trie_free(&t); /* what the failed init allocated */
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     } else if (st == SP_OK) {

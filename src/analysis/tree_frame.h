@@ -14,6 +14,7 @@ typedef struct sp_tree_frame {
     uint64_t pos;
     int64_t excl;
     int flag;
+    uint32_t level;
 } sp_tree_frame;
 
 #endif

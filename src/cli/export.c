@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/cli_depth.h"
 #include "cli/cli.h"
 #include "cli/cli_shown.h"
 #include "cli/cli_contain.h"
@@ -324,19 +325,9 @@ static int on_option(void *ctx, int id, const char *value) {
         o->ex.select.max_events = n;
         return 0;
     }
-    case OPT_MAX_DEPTH: {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(value, &end, 10);
-        if (end == value || *end || errno || n < 2 || n > 1000000 || value[0] == '-')
-            return cli_value_error("export",
-                                   "bad --max-depth value \"%s\": use a number of frames from 2 "
-                                   "to 1000000",
-                                   value);
-        o->ex.max_depth = (unsigned)n;
+    case OPT_MAX_DEPTH:
         o->has_max_depth = 1;
-        return 0;
-    }
+        return cli_max_depth("export", value, &o->ex.max_depth);
     default:
         return cli_select_option(&o->select, id, value);
     }

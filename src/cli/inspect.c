@@ -11,6 +11,7 @@
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
 #include "cli/cli_colour.h"
+#include "cli/cli_depth.h"
 #include "cli/cli_choice.h"
 #include "cli/cli_error.h"
 #include "cli/cli_files.h"
@@ -35,7 +36,8 @@ enum {
     OPT_BALANCE,
     OPT_BALANCE_ONLY,
     OPT_MPI_CALLS_ONLY,
-    OPT_SECONDS
+    OPT_SECONDS,
+    OPT_MAX_DEPTH
 };
 
 static const cli_option OPTIONS[] = {
@@ -58,6 +60,7 @@ static const cli_option OPTIONS[] = {
     {"balance-only", 0, CLI_FLAG, OPT_BALANCE_ONLY},
     {"mpi-calls-only", 0, CLI_FLAG, OPT_MPI_CALLS_ONLY},
     {"seconds", 0, CLI_FLAG, OPT_SECONDS},
+    {"max-depth", 0, CLI_VALUE, OPT_MAX_DEPTH},
     CLI_SELECT_OPTIONS,
 };
 
@@ -124,6 +127,8 @@ static int on_value(inspect_options *o, int id, const char *value) {
         return 0;
     case OPT_FORMAT:
         return set_format(o, value);
+    case OPT_MAX_DEPTH:
+        return cli_max_depth("inspect", value, &o->max_depth);
     case OPT_TOP:
     case OPT_WIDTH: {
         char *end;
@@ -211,9 +216,10 @@ static int check_combinations(const inspect_options *o) {
                                o->format == INSPECT_JSON ? "json" : "csv");
     if (o->sort || o->columns.count || o->source.count)
         return cli_usage_error(cmd, "--sort, --columns and --source apply to --format table only");
-    if (o->top || o->suppress_notes || o->width >= 0)
-        return cli_usage_error(cmd, "--top, --suppress-notes and --width apply to --format table "
-                                    "only (JSON and CSV keep every row and full names)");
+    if (o->top || o->suppress_notes || o->width >= 0 || o->max_depth)
+        return cli_usage_error(cmd, "--top, --suppress-notes, --width and --max-depth apply to "
+                                    "--format table only (JSON and CSV keep every row and full "
+                                    "names)");
     return 0;
 }
 

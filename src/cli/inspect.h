@@ -34,6 +34,7 @@ typedef struct inspect_options {
     int ascii;
     int suppress_notes;
     size_t top;    /* --top N; 0 = every region */
+    unsigned max_depth; /* --max-depth N: call-path rows per path; 0 = the default (256) */
     long width;    /* --width N; -1 = not given (the terminal's, or $COLUMNS) */
     size_t fit_to; /* the width the table is fitted to; 0 = no limit */
     int balance;   /* --balance: the balance JSON (docs/parallel.md) */

@@ -22,6 +22,7 @@ static sp_print_options print_options(const inspect_options *o) {
     p.suppress_notes = o->suppress_notes;
     p.top = o->top;
     p.max_width = o->fit_to;
+    p.max_depth = o->max_depth;
     return p;
 }
 

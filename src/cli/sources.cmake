@@ -16,3 +16,5 @@ set(SP_SOURCES_cli
   waits.c inspect_waits.c cli_wrap.c)
 # what the reader repaired in a damaged profile (issue 22 item 7)
 list(APPEND SP_SOURCES_cli cli_repairs.c)
+# --max-depth of inspect and export folded (issue 22 item 3)
+list(APPEND SP_SOURCES_cli cli_depth.c)

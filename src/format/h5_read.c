@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "format/vlen_facts.h"
 
 /* gzip never compresses by much more than 1:1032; a claimed extent far past
  * that ratio over the bytes actually stored comes from a damaged header. */
@@ -165,12 +166,20 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
     if (n == 0) return SP_OK;
     if (elem_size == 0 || n > SIZE_MAX / elem_size)
         return sp_rd_damaged(rd, "%s claims %zu elements, more than memory can address", path, n);
+    /* a damaged type message can claim numbers of gigabytes: libhdf5 would
+     * allocate and convert n of them */
+    hid_t ftype = H5Dget_type(ds);
+    H5T_class_t cls = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+    size_t fsize = ftype >= 0 ? H5Tget_size(ftype) : 0;
+    if (ftype >= 0) H5Tclose(ftype);
+    if ((cls == H5T_INTEGER || cls == H5T_FLOAT) && (fsize == 0 || fsize > 16))
+        return sp_rd_damaged(rd, "%s stores numbers of %zu bytes", path, fsize);
     uint64_t bytes = (uint64_t)n * elem_size;
     uint64_t stored = H5Dget_storage_size(ds);
     if (bytes > SMALL_READ_BYTES && bytes / MAX_COMPRESSION_RATIO > stored)
         return sp_rd_damaged(rd, "%s claims %zu elements but stores only %llu bytes", path, n,
                              (unsigned long long)stored);
-    return SP_OK;
+    return sp_rd_check_chunks(rd, ds, path, n);
 }
 
 /* HDF5 zero-fills a 1 MiB conversion buffer for every converting read by
@@ -383,9 +392,30 @@ static herr_t read_attribute_all(hid_t attr, hid_t mem_type, void *buf) {
     return H5Aread(attr, mem_type, buf);
 }
 
+const char *sp_rd_string_type_problem(hid_t type, char *buf, size_t size) {
+    H5T_cset_t cset = H5Tget_cset(type);
+    H5T_str_t pad = H5Tget_strpad(type);
+    int variable = H5Tis_variable_str(type);
+    size_t bytes = H5Tget_size(type);
+    if (H5Tget_class(type) != H5T_STRING || variable < 0)
+        snprintf(buf, size, "a type that is not a string type");
+    else if (cset != H5T_CSET_ASCII && cset != H5T_CSET_UTF8)
+        snprintf(buf, size, "strings of an unknown character set (%d)", (int)cset);
+    else if (pad != H5T_STR_NULLTERM && pad != H5T_STR_NULLPAD && pad != H5T_STR_SPACEPAD)
+        snprintf(buf, size, "strings of an unknown padding (%d)", (int)pad);
+    else if (!variable && (bytes == 0 || bytes > SP_MAX_STRING_BYTES))
+        snprintf(buf, size, "fixed-length strings of %zu bytes (at most %u MiB are read)", bytes,
+                 SP_MAX_STRING_BYTES >> 20);
+    else
+        return NULL;
+    return buf;
+}
+
 /* Returns 0, -1 when HDF5 fails, -2 when out of memory. out has n slots. */
 static int read_strings(hid_t obj, read_fn read, hid_t type, size_t n, char **out) {
     if (n == 0) return 0;
+    char why[128];
+    if (sp_rd_string_type_problem(type, why, sizeof why)) return -1;
     hid_t mem = H5Tcopy(type);
     if (mem < 0) return -1;
     int variable = H5Tis_variable_str(type) > 0;
@@ -417,6 +447,11 @@ static sp_status read_string_column(sp_rd *rd, hid_t ds, const char *path, size_
     if (st) return st;
     hid_t type = H5Dget_type(ds);
     if (type < 0) return sp_rd_damaged(rd, "cannot read the type of %s", path);
+    char why[128];
+    if (sp_rd_string_type_problem(type, why, sizeof why)) {
+        H5Tclose(type);
+        return sp_rd_damaged(rd, "%s holds %s", path, why);
+    }
     int variable = H5Tis_variable_str(type) > 0;
     size_t elem = variable ? sizeof(char *) : H5Tget_size(type);
     st = sp_rd_check_storage(rd, ds, path, n, elem);

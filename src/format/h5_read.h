@@ -87,6 +87,17 @@ sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *r
  * that much memory is allocated for it (a damaged header can claim any extent). */
 sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size);
 
+/* NULL when `type` is a string type the reader converts safely; else what is
+ * wrong with it ("fixed-length strings of 4294967295 bytes, more than ..."),
+ * written to buf. Checked before any string is read: class, character set,
+ * padding and size (at most SP_MAX_STRING_BYTES, format/vlen_facts.h). */
+const char *sp_rd_string_type_problem(hid_t type, char *buf, size_t size);
+
+/* A chunked 1-D dataset of n elements: every chunk on a chunk boundary
+ * inside the extent, inside the file, and of the size its chunk holds (exact
+ * without filters); not more chunks than the extent fills (chunk_check.c). */
+sp_status sp_rd_check_chunks(sp_rd *rd, hid_t ds, const char *path, size_t n);
+
 /* Reads the n elements of a string attribute of string type `type` into
  * out[0..n) (owned). Returns 0, -1 when HDF5 fails, -2 when out of memory. */
 int sp_rd_read_attr_strings(hid_t attr, hid_t type, size_t n, char **out);

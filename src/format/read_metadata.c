@@ -4,6 +4,7 @@
 
 #include "common/json_escape.h"
 #include "format/read_internal.h"
+#include "format/vlen_guard.h"
 
 static herr_t collect_name(hid_t loc, const char *name, const H5A_info_t *info, void *data) {
     (void)loc;
@@ -178,7 +179,7 @@ static sp_status store_rendered(sp_model *m, const char *key, hid_t attr, hid_t 
     return st;
 }
 
-static sp_status store_attribute(sp_model *m, const char *key, hid_t attr) {
+static sp_status store_attribute(sp_rd *rd, sp_model *m, const char *key, hid_t attr) {
     hid_t type = H5Aget_type(attr), space = H5Aget_space(attr);
     if (type < 0 || space < 0) {
         if (type >= 0) H5Tclose(type);
@@ -191,7 +192,10 @@ static sp_status store_attribute(sp_model *m, const char *key, hid_t attr) {
     size_t n = points > 0 ? (size_t)points : 0;
     H5T_class_t cls = H5Tget_class(type);
     sp_status st;
-    if (shape == H5S_NULL)
+    char why[128];
+    if (cls == H5T_STRING && sp_rd_string_type_problem(type, why, sizeof why))
+        st = sp_rd_damaged(rd, "the attribute %s of /metadata holds %s", key, why);
+    else if (shape == H5S_NULL)
         st = sp_model_meta_string(m, key, "");
     else if (scalar && cls == H5T_INTEGER)
         st = store_scalar_int(m, key, attr, type);
@@ -251,6 +255,7 @@ sp_status sp_rd_metadata(sp_rd *rd, sp_model *m) {
         if (mem >= 0) H5Fclose(mem);
         return SP_OK;
     }
+    if (mem >= 0) sp_vlen_guard_arm(0); /* the copy's strings were checked as it was made */
     sp_rd_names names = {0};
     if (list_attributes(group, &names) < 0)
         st = names.out_of_memory ? sp_rd_no_memory(rd)
@@ -258,12 +263,13 @@ sp_status sp_rd_metadata(sp_rd *rd, sp_model *m) {
     for (size_t i = 0; !st && i < names.count; i++) {
         hid_t attr = H5Aopen(group, names.names[i], H5P_DEFAULT);
         st = attr < 0 ? sp_model_meta_string(m, names.names[i], "(unreadable)")
-                      : store_attribute(m, names.names[i], attr);
+                      : store_attribute(rd, m, names.names[i], attr);
         if (attr >= 0) H5Aclose(attr);
-        if (st) st = sp_rd_no_memory(rd);
+        if (st && st != SP_ERR_DAMAGED) st = sp_rd_no_memory(rd);
     }
     sp_rd_names_free(&names);
     H5Gclose(group);
     if (mem >= 0) H5Fclose(mem);
+    sp_vlen_guard_arm(1);
     return st;
 }

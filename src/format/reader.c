@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "format/vlen_guard.h"
 #include "format/guarded_driver.h"
 #include "format/lzf_filter.h"
 #include "format/read_internal.h"
@@ -284,7 +285,15 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
     if (!st && file < 0) st = open_failed(path, err);
     if (!st) {
         sp_rd rd = {file, path, err};
+        sp_vlen_guard_begin(file);
         st = read_profile(&rd, out, &choice);
+        /* a string the guard refused names the damage better than the failed call */
+        const char *refused = sp_vlen_guard_damage();
+        if (sp_vlen_guard_out_of_memory())
+            st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "%s: out of memory while reading", path);
+        else if (refused && st != SP_ERR_OUT_OF_MEMORY)
+            st = sp_error_set(err, SP_ERR_DAMAGED, "%s: damaged profile: %s", path, refused);
+        sp_vlen_guard_end();
     }
     if (!st && !sorted) out->num_events_loaded = out->num_events;
     free(sorted);

@@ -16,16 +16,13 @@
 #include "format/guarded_driver.h"
 #include "format/h5_read.h"
 #include "format/vlen_check.h"
+#include "format/vlen_facts.h"
 
 /* A collection claiming more than this is damage (HDF5 makes them 4 KiB up
  * to the size of the largest object, and names are not that large). */
 #define MAX_COLLECTION_BYTES (1ull << 30)
 
-typedef struct file_facts {
-    int fd;
-    uint64_t eof;
-    size_t address_size, length_size;
-} file_facts;
+typedef sp_vlen_file file_facts;
 
 typedef enum outcome { CHECKED = 0, UNCHECKED, DAMAGED, NO_MEMORY } outcome;
 
@@ -151,14 +148,9 @@ static outcome read_elements(const file_facts *f, hid_t ds, uint8_t *raw, size_t
     return o;
 }
 
-/* The collections seen so far in one column. */
-typedef struct heaps {
-    sp_gheap *list;
-    size_t count, cap;
-    size_t last; /* the one found last: strings stored in order share collections */
-} heaps;
+typedef sp_vlen_heaps heaps;
 
-static void heaps_free(heaps *h) {
+void sp_vlen_heaps_free(heaps *h) {
     for (size_t i = 0; i < h->count; i++)
         sp_gheap_free(&h->list[i]);
     free(h->list);
@@ -238,54 +230,73 @@ static const sp_gheap *collection(const file_facts *f, heaps *h, uint64_t addres
     return g;
 }
 
+int sp_vlen_ref_check(const sp_vlen_file *f, sp_vlen_heaps *h, sp_vlen_ref r, char *why,
+                      size_t why_size) {
+    why[0] = '\0';
+    if (r.address == 0) { /* a NULL string */
+        if (!r.length) return 0;
+        snprintf(why, why_size, "claims %" PRIu32 " bytes but no storage", r.length);
+        return -1;
+    }
+    if (r.length > SP_MAX_STRING_BYTES) {
+        snprintf(why, why_size,
+                 "claims %" PRIu32 " bytes, more than the %u MiB a string of a profile may hold",
+                 r.length, SP_MAX_STRING_BYTES >> 20);
+        return -1;
+    }
+    outcome o = CHECKED;
+    char reason[200] = "";
+    const sp_gheap *g = collection(f, h, r.address, &o, reason, sizeof reason);
+    const sp_gheap_object *obj = g ? find_object(g, r.index) : NULL;
+    if (o == NO_MEMORY) return -2;
+    if (!g)
+        snprintf(why, why_size, ": %s", reason);
+    else if (!obj)
+        snprintf(why, why_size,
+                 "names global heap object %" PRIu32 ", which its collection does not hold",
+                 r.index);
+    else if (obj->size != r.length)
+        snprintf(why, why_size, "claims %" PRIu32 " bytes but its global heap object holds %" PRIu64,
+                 r.length, obj->size);
+    return why[0] ? -1 : 0;
+}
+
 static sp_status check_refs(sp_rd *rd, const file_facts *f, const char *path, const uint8_t *raw,
                             size_t n) {
     heaps h = {0};
     sp_status st = SP_OK;
-    char why[256] = "";
+    char why[256];
     for (size_t i = 0; i < n && !st; i++) {
-        sp_vlen_ref r = sp_vlen_ref_decode(raw, f->address_size, i);
-        if (r.address == 0) { /* a NULL string */
-            if (r.length)
-                st = sp_rd_damaged(rd, "string %zu of %s claims %" PRIu32 " bytes but no storage",
-                                   i, path, r.length);
-            continue;
-        }
-        outcome o = CHECKED;
-        const sp_gheap *g = collection(f, &h, r.address, &o, why, sizeof why);
-        const sp_gheap_object *obj = g ? find_object(g, r.index) : NULL;
-        if (o == NO_MEMORY)
+        int rc = sp_vlen_ref_check(f, &h, sp_vlen_ref_decode(raw, f->address_size, i), why,
+                                   sizeof why);
+        if (rc == -2)
             st = sp_rd_no_memory(rd);
-        else if (!g)
-            st = sp_rd_damaged(rd, "string %zu of %s: %s", i, path, why);
-        else if (!obj)
-            st = sp_rd_damaged(rd,
-                               "string %zu of %s names global heap object %" PRIu32
-                               ", which its collection does not hold",
-                               i, path, r.index);
-        else if (obj->size != r.length)
-            st = sp_rd_damaged(rd,
-                               "string %zu of %s claims %" PRIu32
-                               " bytes but its global heap object holds %" PRIu64,
-                               i, path, r.length, obj->size);
+        else if (rc == -1)
+            st = sp_rd_damaged(rd, "string %zu of %s%s%s", i, path, why[0] == ':' ? "" : " ", why);
     }
-    heaps_free(&h);
+    sp_vlen_heaps_free(&h);
     return st;
+}
+
+int sp_vlen_file_of(hid_t file, sp_vlen_file *f) {
+    memset(f, 0, sizeof *f);
+    hsize_t userblock = 1, eof = 0;
+    hid_t fcpl = H5Fget_create_plist(file);
+    int sizes = fcpl >= 0 && H5Pget_sizes(fcpl, &f->address_size, &f->length_size) >= 0 &&
+                H5Pget_userblock(fcpl, &userblock) >= 0;
+    if (fcpl >= 0) H5Pclose(fcpl);
+    f->fd = sp_guarded_fd(file);
+    if (!sizes || f->fd < 0 || userblock != 0 || f->address_size < 2 || f->address_size > 8 ||
+        f->length_size < 2 || f->length_size > 8 || H5Fget_filesize(file, &eof) < 0)
+        return 0; /* not a file these checks can read: libhdf5 alone */
+    f->eof = eof;
+    return 1;
 }
 
 sp_status sp_rd_check_vlen_strings(sp_rd *rd, hid_t ds, const char *path, size_t n) {
     if (n == 0) return SP_OK;
-    file_facts f = {0};
-    hsize_t userblock = 1, eof = 0;
-    hid_t fcpl = H5Fget_create_plist(rd->file);
-    int sizes = fcpl >= 0 && H5Pget_sizes(fcpl, &f.address_size, &f.length_size) >= 0 &&
-                H5Pget_userblock(fcpl, &userblock) >= 0;
-    if (fcpl >= 0) H5Pclose(fcpl);
-    f.fd = sp_guarded_fd(rd->file);
-    if (!sizes || f.fd < 0 || userblock != 0 || f.address_size < 2 || f.address_size > 8 ||
-        f.length_size < 2 || f.length_size > 8 || H5Fget_filesize(rd->file, &eof) < 0)
-        return SP_OK; /* not a file this check can read: libhdf5 alone */
-    f.eof = eof;
+    file_facts f;
+    if (!sp_vlen_file_of(rd->file, &f)) return SP_OK;
     size_t elem = sp_vlen_ref_size(f.address_size);
     if (n > SIZE_MAX / elem) return sp_rd_no_memory(rd);
     uint8_t *raw = calloc(n, elem);

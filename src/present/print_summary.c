@@ -63,7 +63,8 @@ sp_status sp_print_summary_units(const sp_results *results, FILE *out,
     }
     const char *sort = options->sort;
     if (options->top && (!sort || !*sort)) sort = "total";
-    st = sp_table_rows_build(results, &options->filter, sort, mode, &rows, err);
+    st = sp_table_rows_build_capped(results, &options->filter, sort, mode, options->max_depth,
+                                    &rows, err);
     if (st) goto done;
     int flat = sort && *sort && strcmp(sort, "start") != 0;
     if (flat)

@@ -85,6 +85,18 @@ static void length_shorter_than_its_object(void **state) {
                     "global heap object holds 5");
 }
 
+/* A length over the cap (issue 22 item 8): refused before anything of that
+ * size is allocated or looked up. */
+static void length_over_the_cap(void **state) {
+    (void)state;
+    const char *path = fresh("vlen_cap.h5");
+    uint32_t huge = 100u << 20;
+    patch(path, names_offset(path) + 16 * 1, &huge, 4);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "damaged profile: string 1 of /region_table/names claims 104857600 bytes, "
+                    "more than the 64 MiB a string of a profile may hold");
+}
+
 /* An object index the collection does not hold: libhdf5 indexes past its table. */
 static void index_not_in_the_collection(void **state) {
     (void)state;
@@ -165,6 +177,27 @@ static void fuzzer_finds_are_damage(void **state) {
         {"h5hg-read-attribute-overlap.bin",
          "damaged profile: global heap object 1 (1056964616 bytes) runs past the end of its "
          "collection"},
+        /* issue 22 item 8: strings libhdf5 converts (the guard) and a column's type */
+        {"h5hg-read-attribute-string.bin",
+         "damaged profile: a stored string names global heap object 31490, which its "
+         "collection does not hold"},
+        {"h5hg-read-attribute-index.bin",
+         "damaged profile: a stored string names global heap object 218103812, which its "
+         "collection does not hold"},
+        {"h5hg-read-attribute-index-2.bin",
+         "damaged profile: a stored string names global heap object 6225923, which its "
+         "collection does not hold"},
+        {"conv-vlen-attribute-length.bin",
+         "damaged profile: a stored string claims 2617245702 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"conv-vlen-attribute-length-2.bin",
+         "damaged profile: a stored string claims 3137339402 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"conv-vlen-attribute-length-3.bin",
+         "damaged profile: a stored string claims 3238002713 bytes, more than the 64 MiB a "
+         "string of a profile may hold"},
+        {"h5t-integer-size.bin",
+         "damaged profile: /rank_region_index/event_offsets stores numbers of 2902458376 bytes"},
         {"h5hg-free-space-loop.bin",
          "damaged profile: the free space of a global heap collection claims 0 bytes, 3718 are "
          "left"},
@@ -193,6 +226,7 @@ int main(void) {
         cmocka_unit_test(intact_file_reads),
         cmocka_unit_test(length_shorter_than_its_object),
         cmocka_unit_test(index_not_in_the_collection),
+        cmocka_unit_test(length_over_the_cap),
         cmocka_unit_test(address_past_the_file),
         cmocka_unit_test(object_past_its_collection),
         cmocka_unit_test(free_space_of_zero_bytes),

@@ -137,11 +137,12 @@ static void finalize_output_is_bounded(void **state) {
         sp_end(h[i]);
     char *text = finalize_text(fx->path);
     assert_true(strlen(text) < 32 * 1024);
-    /* 1001 paths (the session, r0 .. r999): the session and r0 .. r22 (depth 23),
-     * each with its (own) row */
+    /* 1001 nested paths (the session, r0 .. r999), 256 rows under the table's
+     * depth cap (the session, r0 .. r253, "…(746 levels)"): the session and
+     * r0 .. r22 (depth 23) are shown, each with its (own) row */
     char note[320];
     snprintf(note, sizeof note,
-             "  (977 more row(s) not shown; scope-profiler inspect %s shows them all)\n", fx->path);
+             "  (232 more row(s) not shown; scope-profiler inspect %s shows them all)\n", fx->path);
     char *at = strstr(text, note);
     assert_non_null(at);
     *at = '\0';
@@ -162,6 +163,12 @@ static void finalize_output_is_bounded(void **state) {
     assert_non_null(r);
     sp_table_rows rows;
     assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &rows, &err), SP_OK);
+    assert_int_equal(rows.count, 256); /* the default depth cap */
+    assert_string_equal(rows.rows[255].name, "\xe2\x80\xa6(746 levels)");
+    assert_int_equal(rows.rows[255].calls, 746);
+    sp_table_rows_free(&rows);
+    /* the file keeps every call: without the cap, every path */
+    assert_int_equal(sp_table_rows_build_capped(r, NULL, NULL, NULL, 2000, &rows, &err), SP_OK);
     assert_int_equal(rows.count, 1001);
     sp_table_rows_free(&rows);
     sp_results_free(r);
