@@ -358,10 +358,10 @@ typedef struct sp_internal_hot_frame_ { /* an open call */
 typedef struct sp_internal_hot_ {
     sp_internal_hot_cursor_ *cursors; /* indexed by handle */
     uint32_t num_cursors;
-    uint32_t abi;                     /* SP_INTERNAL_HOT_ABI_ of the library that made it */
-    sp_internal_hot_frame_ *top;      /* the next free frame of the open-call stack */
+    uint32_t abi;                      /* SP_INTERNAL_HOT_ABI_ of the library that made it */
+    sp_internal_hot_frame_ *top;       /* the next free frame of the open-call stack */
     sp_internal_hot_frame_ *stack_end; /* the end of the stack's room */
-    sp_internal_hot_frame_ *stack;    /* its first frame (top == stack: no call open) */
+    sp_internal_hot_frame_ *stack;     /* its first frame (top == stack: no call open) */
 } sp_internal_hot_;
 /* The thread-local word of the inline path: its thread's structure while the
  * session lets it record inline, else sp_internal_hot_off_v2_ (no cursors, no
@@ -412,8 +412,8 @@ static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, 
     sp_internal_hot_chunk_ *c = frame->chunk;
     sp_internal_hot_call_ *slot = frame->slot;
     /* 1 + the slot's index: (slot - (c + 1)) / 16 + 1, one subtraction and a shift */
-    uint64_t place = (uint64_t)((const char *)slot - sizeof *c + sizeof *slot - (const char *)c) /
-                     sizeof *slot;
+    uint64_t place =
+        (uint64_t)((const char *)slot - sizeof *c + sizeof *slot - (const char *)c) / sizeof *slot;
     c->pending = (uint32_t)place;
 #if defined(__GNUC__)
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* kept in this order in the mapped journal */
@@ -439,10 +439,10 @@ static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, 
 #define SP_INTERNAL_TSAN_ 1
 #endif
 #endif
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH) &&               \
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH) &&                 \
     !defined(SP_INTERNAL_TSAN_)
 #define SP_INTERNAL_HOT_INLINE_ 1
-#define SP_INTERNAL_LIKELY_(x) __builtin_expect(!!(x), 1)
+#define SP_INTERNAL_LIKELY_(x)  __builtin_expect(!!(x), 1)
 /* Marks the thread busy, then reads its structure: the off structure when
  * the session does not record inline, or finalize has begun (then finalize
  * saw busy, or this read sees the off structure: src/record/quiesce.h). The
@@ -455,7 +455,7 @@ static inline __attribute__((always_inline)) sp_internal_hot_ *sp_internal_hot_e
 /* Moves a pointer in memory by `bytes` with one read-modify-write instruction
  * (the compiler would load, add and store it again: the same micro-ops, two
  * instructions). */
-#define SP_INTERNAL_HOT_ADVANCE_(pointer, bytes)                                                 \
+#define SP_INTERNAL_HOT_ADVANCE_(pointer, bytes)                                                   \
     __asm__("addq %1, %0" : "+m"(pointer) : "i"((long)(bytes)))
 static inline __attribute__((always_inline)) void sp_internal_hot_leave_(void) {
     __atomic_store_n(&sp_internal_tls_v2_.busy, 0, __ATOMIC_RELEASE);

@@ -20,7 +20,7 @@
 
 #include "scope_profiler.h"
 
-#define SP_JOURNAL_MAGIC       "SPJRNL01"
+#define SP_JOURNAL_MAGIC "SPJRNL01"
 /* 2: chunks carry a check of their calls (issue 22); 3: a cheaper check
  * (issue 29: the public header's inline path computes it per call) */
 #define SP_JOURNAL_VERSION     3u

@@ -13,8 +13,8 @@
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
 const sp_internal_hot_ sp_internal_hot_off_v2_ = {NULL, 0, SP_INTERNAL_HOT_ABI_, NULL, NULL, NULL};
-__thread sp_internal_tls_ sp_internal_tls_v2_ __attribute__((tls_model("initial-exec"))) = {
-    (sp_internal_hot_ *)&sp_internal_hot_off_v2_, 0};
+__thread sp_internal_tls_ sp_internal_tls_v2_
+    __attribute__((tls_model("initial-exec"))) = {(sp_internal_hot_ *)&sp_internal_hot_off_v2_, 0};
 /* ABI 1's thread pointer: always NULL, so that a program built against that
  * header calls out of line (record/hot_path.c warns it once). */
 SP_API extern __thread void *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));

@@ -76,12 +76,12 @@ typedef struct sp_thread {
     /* hot: what the public header's inline path reads (sp_internal_hot_) */
     sp_row_cursor *cursors; /* indexed by handle; [0] unused */
     uint32_t num_cursors;
-    uint32_t abi;       /* SP_INTERNAL_HOT_ABI_ */
+    uint32_t abi;        /* SP_INTERNAL_HOT_ABI_ */
     sp_frame *top;       /* the next free frame: sp_thread_depth() calls are open */
     sp_frame *stack_end; /* stack + its capacity */
     sp_frame *stack;
     /* cold */
-    int busy; /* inside an out-of-line recording call (record/quiesce.h) */
+    int busy;            /* inside an out-of-line recording call (record/quiesce.h) */
     sp_row_chunks *rows; /* parallel to cursors */
     sp_name_cache_entry *name_cache;
     uint32_t name_cache_capacity;
@@ -100,7 +100,7 @@ typedef struct sp_thread {
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
     int pooled_block;             /* its first block was an ended thread's (record/store.c) */
-    sp_internal_tls_ *tls; /* the thread's sp_internal_tls_v2_ (the inline path's word) */
+    sp_internal_tls_ *tls;        /* the thread's sp_internal_tls_v2_ (the inline path's word) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
     sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
