@@ -514,6 +514,10 @@ SP_API void sp_internal_begin_(sp_region_t region);
 SP_API void sp_internal_end_(sp_region_t region, const char *file, int line);
 SP_API void sp_internal_begin_name_(const char *name, const char *file, int line);
 SP_API void sp_internal_end_name_(const char *name, const char *file, int line);
+SP_API void sp_internal_begin_v1_(sp_region_t region);
+SP_API void sp_internal_end_v1_(sp_region_t region, const char *file, int line);
+SP_API void sp_internal_begin_name_v1_(const char *name, const char *file, int line);
+SP_API void sp_internal_end_name_v1_(const char *name, const char *file, int line);
 
 #if defined(__GNUC__)
 #define SP_INTERNAL_ACTIVE_() __builtin_expect(__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED), 1)

@@ -385,12 +385,9 @@ static __attribute__((noinline)) void old_abi_warn(int abi) {
         if (UNLIKELY(!__atomic_load_n(&old_abi_warned, __ATOMIC_RELAXED))) old_abi_warn(abi);      \
     } while (0)
 
-/* The four out-of-line entry points of old ABI `abi`, named with `suffix`. */
+/* The four out-of-line entry points of old ABI `abi`, named with `suffix`
+ * (declared in the public header). */
 #define OLD_ABI_ENTRY_POINTS(suffix, abi)                                                          \
-    SP_API void sp_internal_begin_##suffix(sp_region_t region);                                    \
-    SP_API void sp_internal_end_##suffix(sp_region_t region, const char *file, int line);          \
-    SP_API void sp_internal_begin_name_##suffix(const char *name, const char *file, int line);     \
-    SP_API void sp_internal_end_name_##suffix(const char *name, const char *file, int line);       \
     void sp_internal_begin_##suffix(sp_region_t region) {                                          \
         OLD_ABI_CHECK(abi);                                                                        \
         begin_now(region);                                                                         \
