@@ -43,7 +43,7 @@ typedef struct job {
     int record; /* 0: the floor loop */
     double cpu_ns;
     long faults, switches;
-    uintptr_t lines[3]; /* cache lines the thread writes per call (recording) */
+    uintptr_t lines[4]; /* cache lines the thread writes per call (recording) */
 } job;
 
 static void *worker(void *arg) {
@@ -84,11 +84,12 @@ static void *worker(void *arg) {
     j->faults = r1.ru_minflt + r1.ru_majflt - r0.ru_minflt - r0.ru_majflt;
     j->switches = r1.ru_nvcsw + r1.ru_nivcsw - r0.ru_nvcsw - r0.ru_nivcsw;
 #ifdef SP_INTERNAL_HOT_INLINE_
-    const sp_internal_hot_ *t = sp_internal_hot_v1_;
-    if (j->record && t) {
+    const sp_internal_hot_ *t = sp_internal_tls_v2_.hot;
+    if (j->record && h < t->num_cursors) { /* else the off structure: not recording inline */
         j->lines[0] = (uintptr_t)t / 64;
         j->lines[1] = (uintptr_t)&t->cursors[h] / 64;
         j->lines[2] = (uintptr_t)t->stack / 64;
+        j->lines[3] = (uintptr_t)&sp_internal_tls_v2_ / 64; /* the busy mark */
     }
 #endif
     pthread_barrier_wait(&barrier); /* keep every thread's state alive until all have looked */
@@ -143,8 +144,8 @@ static figures run(int n, int record) {
         f.faults += (double)jobs[i].faults / ((double)pairs * n);
         f.switches += (double)jobs[i].switches / ((double)pairs * n);
         for (int k = 0; k < i; k++)
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
+            for (int a = 0; a < 4; a++)
+                for (int b = 0; b < 4; b++)
                     if (jobs[i].lines[a] && jobs[i].lines[a] == jobs[k].lines[b]) f.shared_lines++;
     }
     f.cpu_ns = median(per_thread, n);

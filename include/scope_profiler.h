@@ -329,12 +329,13 @@ SP_API extern int sp_internal_active_;
  * other nonzero value: recording, but only out of line. */
 #define SP_INTERNAL_ACTIVE_INLINE_ 3
 
-/* The inline path's view of a thread (ABI 1). A header of another ABI names
- * its structure, its thread pointer and its out-of-line calls differently, so
- * a program built against it never reads this layout: a library of another
- * ABI keeps this one's names with the pointer always NULL, so that every call
- * goes out of line, where it is recorded correctly (with one warning). */
-#define SP_INTERNAL_HOT_ABI_ 1
+/* The inline path's view of a thread (ABI 2). A header of another ABI names
+ * its structures, its thread-local word and its out-of-line calls
+ * differently, so a program built against it never reads this layout: the
+ * library keeps the older ABIs' names with their thread pointer always NULL,
+ * so that every call goes out of line, where it is recorded correctly (with
+ * one warning). */
+#define SP_INTERNAL_HOT_ABI_ 2
 typedef struct sp_internal_hot_call_ {
     uint64_t start, end; /* clock ticks; end == 0 while the call is open */
 } sp_internal_hot_call_;
@@ -357,33 +358,52 @@ typedef struct sp_internal_hot_frame_ { /* an open call */
 typedef struct sp_internal_hot_ {
     sp_internal_hot_cursor_ *cursors; /* indexed by handle */
     uint32_t num_cursors;
-    uint32_t depth;
-    sp_internal_hot_frame_ *stack;
-    uint32_t stack_capacity;
-    int busy;     /* inside a recording call (the session switch waits for 0) */
-    uint32_t abi; /* SP_INTERNAL_HOT_ABI_ of the library that made it */
+    uint32_t abi;                      /* SP_INTERNAL_HOT_ABI_ of the library that made it */
+    sp_internal_hot_frame_ *top;       /* the next free frame of the open-call stack */
+    sp_internal_hot_frame_ *stack_end; /* the end of the stack's room */
+    sp_internal_hot_frame_ *stack;     /* its first frame (top == stack: no call open) */
 } sp_internal_hot_;
+/* The thread-local word of the inline path: its thread's structure while the
+ * session lets it record inline, else sp_internal_hot_off_v2_ (no cursors, no
+ * open call: both inline tests fail, so the call goes out of line without a
+ * test of its own); busy while a call is inside the inline path
+ * (src/record/quiesce.h: sp_finalize points `hot` of every thread at the off
+ * structure, forces a barrier on every thread, then waits for busy == 0). */
+typedef struct sp_internal_tls_ {
+    sp_internal_hot_ *hot;
+    int busy;
+} sp_internal_tls_;
 
 #if defined(__GNUC__)
-/* The calling thread's structure once it recorded in this session, else NULL
- * (sp_finalize sets it back to NULL for every thread, so that outside a
- * session a call costs two loads and no store). */
-SP_API extern __thread sp_internal_hot_ *sp_internal_hot_v1_
+SP_API extern __thread sp_internal_tls_ sp_internal_tls_v2_
     __attribute__((tls_model("initial-exec")));
 #endif
-SP_API void sp_internal_begin_v1_(sp_region_t region);
-SP_API void sp_internal_end_v1_(sp_region_t region, const char *file, int line);
-SP_API void sp_internal_begin_name_v1_(const char *name, const char *file, int line);
-SP_API void sp_internal_end_name_v1_(const char *name, const char *file, int line);
+SP_API extern const sp_internal_hot_ sp_internal_hot_off_v2_;
+SP_API void sp_internal_begin_v2_(sp_region_t region);
+SP_API void sp_internal_end_v2_(sp_region_t region, const char *file, int line);
+SP_API void sp_internal_begin_name_v2_(const char *name, const char *file, int line);
+SP_API void sp_internal_end_name_v2_(const char *name, const char *file, int line);
 
-/* One completed call's share of its chunk's calls_check: every bit of the
- * call's index, start and end moves the result (the journal's check,
- * docs/format.md). */
-static inline uint64_t sp_internal_hot_mix_(uint64_t index, uint64_t start, uint64_t end) {
-    uint64_t h = (start ^ (index * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
-    h ^= end + (h >> 29);
-    h *= 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
+/* One completed call's share of its chunk's calls_check (journal v3): every
+ * bit of the call's place (1 + its index in the chunk, what `pending` holds),
+ * start and end moves the result; the 128-bit product folds the high bits
+ * into the low ones, so that damage to two calls does not cancel out
+ * (docs/format.md). */
+static inline uint64_t sp_internal_hot_mix_(uint64_t place, uint64_t start, uint64_t end) {
+    uint64_t h = ((start + place) * 0x7feb352dull) ^ end;
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 sp_internal_u128_;
+    sp_internal_u128_ p = (sp_internal_u128_)h * 0x9e3779b97f4a7c15ull;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t hl = h & 0xffffffffu, hh = h >> 32, kl = k & 0xffffffffu, kh = k >> 32;
+    uint64_t ll = hl * kl, lh = hl * kh, hl2 = hh * kl, hi = hh * kh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl2 & 0xffffffffu);
+    uint64_t low = (ll & 0xffffffffu) | (mid << 32);
+    uint64_t high = hi + (lh >> 32) + (hl2 >> 32) + (mid >> 32);
+    return low ^ high;
+#endif
 }
 
 /* Stores a call's end and its share of the chunk's check, in the order the
@@ -391,8 +411,10 @@ static inline uint64_t sp_internal_hot_mix_(uint64_t index, uint64_t start, uint
 static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, uint64_t now) {
     sp_internal_hot_chunk_ *c = frame->chunk;
     sp_internal_hot_call_ *slot = frame->slot;
-    uint64_t i = (uint64_t)(slot - (sp_internal_hot_call_ *)(c + 1));
-    c->pending = (uint32_t)i + 1;
+    /* 1 + the slot's index: (slot - (c + 1)) / 16 + 1, one subtraction and a shift */
+    uint64_t place =
+        (uint64_t)((const char *)slot - sizeof *c + sizeof *slot - (const char *)c) / sizeof *slot;
+    c->pending = (uint32_t)place;
 #if defined(__GNUC__)
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* kept in this order in the mapped journal */
 #endif
@@ -400,7 +422,11 @@ static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, 
 #if defined(__GNUC__)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 #endif
-    c->calls_check ^= sp_internal_hot_mix_(i, slot->start, now);
+    uint64_t share = sp_internal_hot_mix_(place, slot->start, now);
+#if defined(__GNUC__)
+    __asm__("" : "+r"(share)); /* one XOR into the header, not a reload of both halves */
+#endif
+    c->calls_check ^= share;
 }
 
 /* ThreadSanitizer cannot see the inline path's protocol with sp_finalize (a
@@ -413,76 +439,85 @@ static inline void sp_internal_hot_finish_(const sp_internal_hot_frame_ *frame, 
 #define SP_INTERNAL_TSAN_ 1
 #endif
 #endif
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH) &&               \
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(SP_NO_INLINE_HOT_PATH) &&                 \
     !defined(SP_INTERNAL_TSAN_)
 #define SP_INTERNAL_HOT_INLINE_ 1
-#define SP_INTERNAL_LIKELY_(x) __builtin_expect(!!(x), 1)
-/* Marks the thread busy (the session switch waits for busy to clear,
- * src/record/quiesce.h); the caller clears it in every case. */
-static inline __attribute__((always_inline)) void sp_internal_hot_enter_(sp_internal_hot_ *t) {
-    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+#define SP_INTERNAL_LIKELY_(x)  __builtin_expect(!!(x), 1)
+/* Marks the thread busy, then reads its structure: the off structure when
+ * the session does not record inline, or finalize has begun (then finalize
+ * saw busy, or this read sees the off structure: src/record/quiesce.h). The
+ * caller leaves in every case. */
+static inline __attribute__((always_inline)) sp_internal_hot_ *sp_internal_hot_enter_(void) {
+    __atomic_store_n(&sp_internal_tls_v2_.busy, 1, __ATOMIC_RELAXED);
     __asm__ __volatile__("" ::: "memory");
+    return __atomic_load_n(&sp_internal_tls_v2_.hot, __ATOMIC_RELAXED);
 }
-static inline __attribute__((always_inline)) int sp_internal_hot_inline_on_(void) {
-    return __atomic_load_n(&sp_internal_active_, __ATOMIC_ACQUIRE) == SP_INTERNAL_ACTIVE_INLINE_;
-}
-static inline __attribute__((always_inline)) void sp_internal_hot_leave_(sp_internal_hot_ *t) {
-    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+/* Moves a pointer in memory by `bytes` with one read-modify-write instruction
+ * (the compiler would load, add and store it again: the same micro-ops, two
+ * instructions). */
+#define SP_INTERNAL_HOT_ADVANCE_(pointer, bytes)                                                   \
+    __asm__("addq %1, %0" : "+m"(pointer) : "i"((long)(bytes)))
+static inline __attribute__((always_inline)) void sp_internal_hot_leave_(void) {
+    __atomic_store_n(&sp_internal_tls_v2_.busy, 0, __ATOMIC_RELEASE);
 }
 /* Records a begin inline and returns 1; 0: the out-of-line path decides (no
  * session, the thread's first call, a full chunk, another mode). */
 static inline __attribute__((always_inline)) int sp_internal_hot_begin_(sp_region_t region) {
-    /* relaxed: sp_finalize clears it for every thread, see below */
-    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
-    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
-    sp_internal_hot_enter_(t);
-    if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && region < t->num_cursors)) {
+    sp_internal_hot_ *t = sp_internal_hot_enter_();
+    if (SP_INTERNAL_LIKELY_(region < t->num_cursors)) { /* the off structure has none */
         sp_internal_hot_cursor_ *cursor = &t->cursors[region];
         sp_internal_hot_call_ *slot = cursor->next;
-        uint32_t depth = t->depth;
-        if (SP_INTERNAL_LIKELY_(slot != cursor->limit && depth < t->stack_capacity)) {
-            cursor->next = slot + 1;
-            sp_internal_hot_frame_ *frame = &t->stack[depth];
-            t->depth = depth + 1;
+        sp_internal_hot_frame_ *frame = t->top;
+        if (SP_INTERNAL_LIKELY_(slot != cursor->limit && frame != t->stack_end)) {
+            SP_INTERNAL_HOT_ADVANCE_(cursor->next, sizeof *slot);
+            SP_INTERNAL_HOT_ADVANCE_(t->top, sizeof *frame);
             frame->slot = slot;
             frame->chunk = cursor->chunk;
             frame->region = region;
-            slot->start = __builtin_ia32_rdtsc();
-            sp_internal_hot_leave_(t);
+            /* the TSC's halves stored as they come (x86 is little-endian): only
+             * the end, which mixes its reading, combines them */
+            typedef uint32_t __attribute__((may_alias)) sp_internal_half_;
+            uint32_t lo, hi;
+            __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+            ((sp_internal_half_ *)&slot->start)[0] = lo;
+            ((sp_internal_half_ *)&slot->start)[1] = hi;
+            sp_internal_hot_leave_();
             return 1;
         }
     }
-    sp_internal_hot_leave_(t);
+    sp_internal_hot_leave_();
     return 0;
 }
 /* Ends the innermost open call inline if it is of `region` and returns 1;
  * 0: the out-of-line path decides. */
 static inline __attribute__((always_inline)) int sp_internal_hot_end_(sp_region_t region) {
-    /* relaxed: sp_finalize clears it for every thread, see below */
-    sp_internal_hot_ *t = __atomic_load_n(&sp_internal_hot_v1_, __ATOMIC_RELAXED);
-    if (!SP_INTERNAL_LIKELY_(t != 0)) return 0; /* no session yet for this thread: no store */
-    sp_internal_hot_enter_(t);
-    uint32_t depth = t->depth;
-    if (SP_INTERNAL_LIKELY_(sp_internal_hot_inline_on_() && depth != 0)) {
-        sp_internal_hot_frame_ *frame = &t->stack[depth - 1];
+    sp_internal_hot_ *t = sp_internal_hot_enter_();
+    sp_internal_hot_frame_ *top = t->top;
+    if (SP_INTERNAL_LIKELY_(top != t->stack)) { /* the off structure has no open call */
+        sp_internal_hot_frame_ *frame = top - 1;
         if (SP_INTERNAL_LIKELY_(frame->region == region)) {
-            t->depth = depth - 1;
+            SP_INTERNAL_HOT_ADVANCE_(t->top, -(long)sizeof *frame);
             sp_internal_hot_finish_(frame, __builtin_ia32_rdtsc());
-            sp_internal_hot_leave_(t);
+            sp_internal_hot_leave_();
             return 1;
         }
     }
-    sp_internal_hot_leave_(t);
+    sp_internal_hot_leave_();
     return 0;
 }
 #endif
 
-/* The previous ABI's out-of-line calls (no inline path): kept for programs
- * built against that header; they record correctly and warn once. */
+/* The previous ABIs' out-of-line calls (ABI 0: no inline path; ABI 1: its
+ * thread pointer sp_internal_hot_v1_ stays NULL): kept for programs built
+ * against those headers; they record correctly and warn once. */
 SP_API void sp_internal_begin_(sp_region_t region);
 SP_API void sp_internal_end_(sp_region_t region, const char *file, int line);
 SP_API void sp_internal_begin_name_(const char *name, const char *file, int line);
 SP_API void sp_internal_end_name_(const char *name, const char *file, int line);
+SP_API void sp_internal_begin_v1_(sp_region_t region);
+SP_API void sp_internal_end_v1_(sp_region_t region, const char *file, int line);
+SP_API void sp_internal_begin_name_v1_(const char *name, const char *file, int line);
+SP_API void sp_internal_end_name_v1_(const char *name, const char *file, int line);
 
 #if defined(__GNUC__)
 #define SP_INTERNAL_ACTIVE_() __builtin_expect(__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED), 1)
@@ -497,7 +532,7 @@ static inline void sp_begin(sp_region_t region) {
 #ifdef SP_INTERNAL_HOT_INLINE_
     if (SP_INTERNAL_LIKELY_(sp_internal_hot_begin_(region))) return;
 #endif
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_v1_(region);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_v2_(region);
 }
 
 /**
@@ -512,13 +547,13 @@ static inline void sp_end_at(sp_region_t region, const char *file, int line) {
 #ifdef SP_INTERNAL_HOT_INLINE_
     if (SP_INTERNAL_LIKELY_(sp_internal_hot_end_(region))) return;
 #endif
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v1_(region, file, line);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v2_(region, file, line);
 }
 #define sp_end(region) sp_end_at((region), __FILE__, __LINE__)
 
 /** sp_begin() by name: looks the name up in a per-thread cache, no lock on a hit. */
 static inline void sp_begin_name_at(const char *name, const char *file, int line) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_name_v1_(name, file, line);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_begin_name_v2_(name, file, line);
 }
 #if defined(__GNUC__)
 /* A name the compiler knows (a string literal) gets its handle cached at the
@@ -532,7 +567,7 @@ static inline void sp_begin_name_at(const char *name, const char *file, int line
 
 /** sp_end() by name. */
 static inline void sp_end_name_at(const char *name, const char *file, int line) {
-    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_name_v1_(name, file, line);
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_name_v2_(name, file, line);
 }
 #if defined(__GNUC__)
 #define sp_end_name(name)                                                                          \

@@ -57,7 +57,7 @@ static void fold_pending(sp_collect_report *report) {
             if (a->scratch[d].slot.end && a->scratch[d].node != SP_AGG_NONE)
                 sp_agg_fold(a, &a->scratch[d]);
     for (sp_thread *t = sp_thread_list(); t; t = t->next) {
-        report->open_calls += t->depth;
+        report->open_calls += sp_thread_depth(t);
         report->dropped_calls += t->dropped_calls;
     }
     if (report->open_calls) {
@@ -65,7 +65,7 @@ static void fold_pending(sp_collect_report *report) {
                 (unsigned long long)report->open_calls);
         const char *sep = " ";
         for (sp_thread *t = sp_thread_list(); t; t = t->next)
-            for (uint32_t d = 0; d < t->depth; d++) {
+            for (uint32_t d = 0; d < sp_thread_depth(t); d++) {
                 const char *name = sp_registry_name(t->stack[d].region);
                 fprintf(stderr, "%s\"%s\" (thread %u, depth %u)", sep,
                         name ? name : "(invalid handle)", t->index, d);

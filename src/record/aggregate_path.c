@@ -139,7 +139,7 @@ static int grow_scratch(sp_agg_thread *a, sp_thread *t, uint32_t d) {
         grown[i].slot.start = grown[i].slot.end = 0;
         grown[i].node = SP_AGG_NONE;
     }
-    for (uint32_t i = 0; i < t->depth && i < a->scratch_capacity; i++)
+    for (uint32_t i = 0; i < sp_thread_depth(t) && i < a->scratch_capacity; i++)
         if (t->stack[i].slot == &a->scratch[i].slot) t->stack[i].slot = &grown[i].slot;
     if (a->scratch) a->retired[a->num_retired++] = a->scratch; /* doubling: < 32 times */
     __atomic_store_n(&a->scratch, grown, __ATOMIC_RELEASE);
@@ -271,7 +271,7 @@ void sp_agg_origin_take(sp_agg_origin *o) {
         return;
     o->levels = 0;
     o->base = a->top;
-    for (uint32_t d = t->depth; d-- > 0 && o->levels < SP_AGG_ORIGIN_LEVELS;) {
+    for (uint32_t d = sp_thread_depth(t); d-- > 0 && o->levels < SP_AGG_ORIGIN_LEVELS;) {
         if (d >= a->scratch_capacity || a->scratch[d].node == SP_AGG_NONE) continue;
         o->depth[o->levels] = d;
         o->node[o->levels] = a->scratch[d].node;
@@ -345,7 +345,7 @@ void sp_agg_origin_enter(sp_thread *t, const sp_agg_origin *o) {
     if (!__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED)) return;
     sp_agg_thread *a = current;
     if (!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)) a = attach(t);
-    if (!a || t->depth != 0) return; /* calls open: they keep their own parents */
+    if (!a || t->top != t->stack) return; /* calls open: they keep their own parents */
     if (!origin_current(o) || o->thread == a) {
         free(a->origin);
         a->origin = NULL;
@@ -364,8 +364,8 @@ void sp_agg_begin(sp_thread *t, sp_region_t region) {
     sp_agg_thread *a = current;
     if (UNLIKELY(!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)))
         a = attach(t);
-    uint32_t d = t->depth;
-    if (d == t->stack_capacity && !sp_thread_grow_stack(t)) {
+    uint32_t d = sp_thread_depth(t);
+    if (t->top == t->stack_end && !sp_thread_grow_stack(t)) {
         out_of_memory_once();
         return;
     }
@@ -387,7 +387,7 @@ void sp_agg_begin(sp_thread *t, sp_region_t region) {
     } else {
         out_of_memory_once();
     }
-    sp_frame *frame = &t->stack[t->depth++];
+    sp_frame *frame = t->top++;
     frame->slot = slot;
     frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
     frame->region = region;

@@ -93,7 +93,7 @@ static void report_left_out(sp_collect_report *report, uint32_t num_regions) {
     const char *sep = " ";
     for (sp_thread *t = sp_thread_list(); t; t = t->next) {
         report->dropped_calls += t->dropped_calls;
-        uint32_t depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
+        uint32_t depth = sp_thread_depth(t);
         report->open_calls += depth;
         for (uint32_t d = 0; d < depth && names; d++) {
             const char *name = sp_registry_name(t->stack[d].region);

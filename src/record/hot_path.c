@@ -62,7 +62,7 @@ static void begin_slow_locked(sp_thread *t, sp_region_t region) {
         sp_agg_begin(t, region);
         return;
     }
-    if (t->depth == t->stack_capacity && !sp_thread_grow_stack(t)) {
+    if (t->top == t->stack_end && !sp_thread_grow_stack(t)) {
         out_of_memory_once();
         return;
     }
@@ -75,7 +75,7 @@ static void begin_slow_locked(sp_thread *t, sp_region_t region) {
         if (region != SP_REGION_NONE && region <= sp_registry_count()) out_of_memory_once();
         slot = &discarded_slot; /* keeps sp_end() paired with this begin */
     }
-    sp_frame *frame = &t->stack[t->depth++];
+    sp_frame *frame = t->top++;
     frame->slot = slot;
     frame->chunk = chunk;
     frame->region = region;
@@ -99,9 +99,9 @@ static inline __attribute__((always_inline)) void begin_now(sp_region_t region) 
         }
         if (LIKELY(region < t->num_cursors)) {
             sp_row_cursor *cursor = &t->cursors[region];
-            if (LIKELY(cursor->next != cursor->limit && t->depth < t->stack_capacity)) {
+            if (LIKELY(cursor->next != cursor->limit && t->top != t->stack_end)) {
                 sp_event_slot *slot = cursor->next++;
-                sp_frame *frame = &t->stack[t->depth++];
+                sp_frame *frame = t->top++;
                 frame->slot = slot;
                 frame->chunk = cursor->chunk;
                 frame->region = region;
@@ -125,7 +125,7 @@ static inline __attribute__((always_inline)) void begin_now(sp_region_t region) 
     begin_slow(region);
 }
 
-void sp_internal_begin_v1_(sp_region_t region) {
+void sp_internal_begin_v2_(sp_region_t region) {
     begin_now(region);
 }
 
@@ -139,7 +139,7 @@ int sp_hot_path_active_value(int aggregate) {
 static __attribute__((noinline)) void end_slow(sp_region_t region, const char *file, int line,
                                                uint64_t now) {
     sp_thread *t = sp_current_thread;
-    uint32_t depth = t ? t->depth : 0;
+    uint32_t depth = t ? sp_thread_depth(t) : 0;
     sp_region_t innermost = depth ? t->stack[depth - 1].region : SP_REGION_NONE;
     uint32_t k = depth;
     while (k > 0 && t->stack[k - 1].region != region)
@@ -153,7 +153,7 @@ static __attribute__((noinline)) void end_slow(sp_region_t region, const char *f
     for (uint32_t i = k; i < depth; i++)
         t->stack[i].slot->end = 0;
     t->dropped_calls += dropped;
-    t->depth = k - 1;
+    sp_thread_set_depth(t, k - 1);
     sp_frame_end(&t->stack[k - 1], now);
     sp_mismatch_out_of_order(region, innermost, dropped, file, line);
 }
@@ -174,10 +174,10 @@ static inline __attribute__((always_inline)) void end_at(sp_region_t region, con
         sp_quiesce_leave(t);
         return;
     }
-    if (LIKELY(t->depth > 0)) {
-        sp_frame *frame = &t->stack[t->depth - 1];
+    if (LIKELY(t->top != t->stack)) {
+        sp_frame *frame = t->top - 1;
         if (LIKELY(frame->region == region)) {
-            t->depth--;
+            t->top = frame;
             sp_frame_end(frame, now);
             sp_quiesce_leave(t);
             return;
@@ -204,7 +204,7 @@ static inline __attribute__((always_inline)) void end_now(sp_region_t region, co
     end_monotonic(region, file, line);
 }
 
-void sp_internal_end_v1_(sp_region_t region, const char *file, int line) {
+void sp_internal_end_v2_(sp_region_t region, const char *file, int line) {
     end_now(region, file, line);
 }
 
@@ -328,7 +328,7 @@ static inline const sp_name_cache_entry *cached(const sp_thread *t, const char *
     return LIKELY(e->key == name && same_as_cached(e, name)) ? e : NULL;
 }
 
-void sp_internal_begin_name_v1_(const char *name, const char *file, int line) {
+void sp_internal_begin_name_v2_(const char *name, const char *file, int line) {
     const sp_name_cache_entry *e = cached(sp_current_thread, name);
     if (LIKELY(e != NULL)) {
         begin_now(e->region);
@@ -337,12 +337,12 @@ void sp_internal_begin_name_v1_(const char *name, const char *file, int line) {
     begin_now(lookup_name(name, file, line, 1));
 }
 
-void sp_internal_end_name_v1_(const char *name, const char *file, int line) {
+void sp_internal_end_name_v2_(const char *name, const char *file, int line) {
     /* Usually the name ends the innermost open call, and begin left it in the
      * cache: one pointer and one text comparison. */
     sp_thread *t = sp_current_thread;
-    if (LIKELY(t != NULL && name != NULL && t->depth > 0)) {
-        sp_region_t innermost = t->stack[t->depth - 1].region;
+    if (LIKELY(t != NULL && name != NULL && t->top != t->stack)) {
+        sp_region_t innermost = t->top[-1].region;
         const sp_name_cache_entry *e = cached(t, name);
         if (LIKELY(e != NULL && e->region == innermost)) {
             end_now(innermost, file, line);
@@ -362,47 +362,51 @@ void sp_internal_end_name_v1_(const char *name, const char *file, int line) {
     end_now(region, file, line);
 }
 
-/* --- the previous ABI ------------------------------------------------------------
+/* --- the previous ABIs -----------------------------------------------------------
  * A program built against the header of hot-path ABI 0 (no inline path: every
- * call came here) still links and records exactly; it is told once that it
- * misses the inline path. */
+ * call came here) or ABI 1 (an inline path over another layout, entered
+ * through sp_internal_hot_v1_, which this library leaves NULL) still links
+ * and records exactly, out of line; it is told once to rebuild. */
 
 static int old_abi_warned;
 
-static __attribute__((noinline)) void old_abi_warn(void) {
+static __attribute__((noinline)) void old_abi_warn(int abi) {
     if (!__atomic_exchange_n(&old_abi_warned, 1, __ATOMIC_RELAXED))
         fprintf(stderr,
                 "scope-profiler: this program was built against an older scope_profiler.h "
-                "(hot-path ABI 0; this library has ABI %d): its calls are recorded out of line, "
+                "(hot-path ABI %d; this library has ABI %d): its calls are recorded out of line, "
                 "correctly but slower; rebuild it against this library's header for the inline "
                 "path\n",
-                SP_INTERNAL_HOT_ABI_);
+                abi, SP_INTERNAL_HOT_ABI_);
 }
 
-#define OLD_ABI_CHECK()                                                                            \
+#define OLD_ABI_CHECK(abi)                                                                         \
     do {                                                                                           \
-        if (UNLIKELY(!__atomic_load_n(&old_abi_warned, __ATOMIC_RELAXED))) old_abi_warn();         \
+        if (UNLIKELY(!__atomic_load_n(&old_abi_warned, __ATOMIC_RELAXED))) old_abi_warn(abi);      \
     } while (0)
 
-void sp_internal_begin_(sp_region_t region) {
-    OLD_ABI_CHECK();
-    begin_now(region);
-}
+/* The four out-of-line entry points of old ABI `abi`, named with `suffix`
+ * (declared in the public header). */
+#define OLD_ABI_ENTRY_POINTS(suffix, abi)                                                          \
+    void sp_internal_begin_##suffix(sp_region_t region) {                                          \
+        OLD_ABI_CHECK(abi);                                                                        \
+        begin_now(region);                                                                         \
+    }                                                                                              \
+    void sp_internal_end_##suffix(sp_region_t region, const char *file, int line) {                \
+        OLD_ABI_CHECK(abi);                                                                        \
+        end_now(region, file, line);                                                               \
+    }                                                                                              \
+    void sp_internal_begin_name_##suffix(const char *name, const char *file, int line) {           \
+        OLD_ABI_CHECK(abi);                                                                        \
+        sp_internal_begin_name_v2_(name, file, line);                                              \
+    }                                                                                              \
+    void sp_internal_end_name_##suffix(const char *name, const char *file, int line) {             \
+        OLD_ABI_CHECK(abi);                                                                        \
+        sp_internal_end_name_v2_(name, file, line);                                                \
+    }
 
-void sp_internal_end_(sp_region_t region, const char *file, int line) {
-    OLD_ABI_CHECK();
-    end_now(region, file, line);
-}
-
-void sp_internal_begin_name_(const char *name, const char *file, int line) {
-    OLD_ABI_CHECK();
-    sp_internal_begin_name_v1_(name, file, line);
-}
-
-void sp_internal_end_name_(const char *name, const char *file, int line) {
-    OLD_ABI_CHECK();
-    sp_internal_end_name_v1_(name, file, line);
-}
+OLD_ABI_ENTRY_POINTS(, 0)
+OLD_ABI_ENTRY_POINTS(v1_, 1)
 
 /* --- handles ------------------------------------------------------------------- */
 

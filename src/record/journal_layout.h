@@ -20,8 +20,10 @@
 
 #include "scope_profiler.h"
 
-#define SP_JOURNAL_MAGIC       "SPJRNL01"
-#define SP_JOURNAL_VERSION     2u /* 2: chunks carry a check of their calls (issue 22) */
+#define SP_JOURNAL_MAGIC "SPJRNL01"
+/* 2: chunks carry a check of their calls (issue 22); 3: a cheaper check
+ * (issue 29: the public header's inline path computes it per call) */
+#define SP_JOURNAL_VERSION     3u
 #define SP_JOURNAL_HEADER_SIZE 4096u
 #define SP_JOURNAL_ALIGN       4096u
 
@@ -89,7 +91,7 @@ typedef struct sp_journal_chunk {
     uint32_t sequence; /* the chunk's place in its (thread, region) row, from 0 */
     uint32_t reserved0;
     uint64_t check; /* over the fields before it */
-    /* version 2, written with every completed call (record/hot_path.c):
+    /* version 2 and 3, written with every completed call (the public header):
      * the XOR of sp_journal_slot_mix() over the completed slots, and 1 +
      * the index of the slot whose end was written last (stored before that
      * end, so that a run killed between the end and the check is told from
@@ -125,10 +127,20 @@ static inline uint64_t sp_journal_check(const void *bytes, uint64_t length, uint
     return h | 1; /* never 0: a zeroed header never checks */
 }
 
-/* One completed call's share of its chunk's calls_check: every bit of the
- * slot's index, start and end moves the result (multiply-xorshift mixing). */
+/* One completed call's share of its chunk's calls_check in a journal of this
+ * version (3): the public header's mix of 1 + the slot's index, start and end
+ * (what the inline path computes). */
 static inline uint64_t sp_journal_slot_mix(uint64_t index, uint64_t start, uint64_t end) {
-    return sp_internal_hot_mix_(index, start, end); /* the public header's inline path uses it */
+    return sp_internal_hot_mix_(index + 1, start, end);
+}
+
+/* The same in a version 2 journal: multiply-xorshift mixing of the slot's
+ * index, start and end (read by recover only). */
+static inline uint64_t sp_journal_slot_mix_v2(uint64_t index, uint64_t start, uint64_t end) {
+    uint64_t h = (start ^ (index * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+    h ^= end + (h >> 29);
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
 #endif

@@ -33,15 +33,36 @@ void sp_quiesce_prepare(void) {
     pthread_once(&registered, register_membarrier);
 }
 
-void sp_quiesce_wait(void) {
+/* Every thread passes a full barrier: a busy mark it stored before is visible
+ * now, or its next read of the flag (or of its inline word) sees what this
+ * thread stored before. */
+static void barrier_on_every_thread(void) {
     SP_FULL_FENCE();
 #if defined(__linux__) && defined(SYS_membarrier)
-    /* every thread passes a full barrier: its busy mark is visible now, or it
-     * will see the cleared flag */
     if (barrier_command) syscall(SYS_membarrier, barrier_command, 0);
 #endif
-    for (sp_thread *t = sp_thread_list_locked(); t; t = t->next)
+}
+
+/* Clears the inline word of every live thread (exited threads' words are gone). */
+static void unpublish_all(sp_thread *head) {
+    for (sp_thread *t = head; t; t = t->next)
+        if (!t->exited) sp_thread_unpublish(t);
+}
+
+void sp_quiesce_wait(void) {
+    sp_thread *head = sp_thread_list_locked();
+    unpublish_all(head); /* the inline calls stop as soon as they see it */
+    /* 1: the out-of-line calls, which read sp_internal_active_ (cleared by the
+     * caller); a call that sets its thread's inline word does so in here */
+    barrier_on_every_thread();
+    for (sp_thread *t = head; t; t = t->next)
         while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
+            sched_yield();
+    /* 2: the inline calls, which read their thread's word: cleared now for good */
+    unpublish_all(head);
+    barrier_on_every_thread();
+    for (sp_thread *t = head; t; t = t->next)
+        while (!t->exited && t->tls && __atomic_load_n(&t->tls->busy, __ATOMIC_ACQUIRE))
             sched_yield();
     sp_thread_list_unlock();
 }

@@ -1,12 +1,20 @@
 /*
  * The session switch against threads that are still recording
- * (docs/robustness.md, "Threads and the session switch"). Every recording
- * call brackets its work on the thread's buffers with a busy mark, and
- * re-checks the active flag inside the bracket; finalize clears the flag,
- * forces a memory barrier on every thread (membarrier), then waits until no
- * thread is busy. After that no thread touches its buffers until the next
- * sp_setup, so they can be collected and freed. The hot path pays two plain
- * stores and one load, no atomic read-modify-write.
+ * (docs/robustness.md, "Threads and the session switch"). Two brackets, one
+ * protocol (an asymmetric Dekker: the recording thread stores its busy mark,
+ * then reads; finalize stores, forces a barrier on every thread with
+ * membarrier, then reads the marks):
+ * - out of line: t->busy, then sp_internal_active_ re-read inside it;
+ * - inline (the public header): the thread's sp_internal_tls_v2_.busy, then
+ *   its .hot pointer, which is the inline path's only flag (set only while
+ *   the session records inline, record/thread_state.h).
+ * sp_quiesce_wait (after the caller cleared sp_internal_active_): barrier,
+ * wait for every t->busy (an out-of-line call, the only one that sets .hot,
+ * finishes or sees the flag cleared); then clear every .hot, barrier, wait
+ * for every inline busy. After that no thread touches its buffers until the
+ * next sp_setup, so they can be collected and freed. The inline path pays
+ * two plain stores to its own thread-local word, no fence, no atomic
+ * read-modify-write, no shared cache line.
  */
 #ifndef SP_RECORD_QUIESCE_H
 #define SP_RECORD_QUIESCE_H

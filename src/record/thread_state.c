@@ -12,7 +12,13 @@
 #include "record/store.h"
 
 __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-exec")));
-__thread sp_internal_hot_ *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));
+const sp_internal_hot_ sp_internal_hot_off_v2_ = {NULL, 0, SP_INTERNAL_HOT_ABI_, NULL, NULL, NULL};
+__thread sp_internal_tls_ sp_internal_tls_v2_
+    __attribute__((tls_model("initial-exec"))) = {(sp_internal_hot_ *)&sp_internal_hot_off_v2_, 0};
+/* ABI 1's thread pointer: always NULL, so that a program built against that
+ * header calls out of line (record/hot_path.c warns it once). */
+SP_API extern __thread void *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));
+__thread void *sp_internal_hot_v1_ __attribute__((tls_model("initial-exec")));
 
 /* Chunks start small (100,000 regions called once cost 100,000 x 288
  * bytes) and double up to 1 MiB, so the bookkeeping per call stays far
@@ -42,14 +48,15 @@ static void on_thread_exit(void *state) {
     t->exit_cpu_ns = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->named) pthread_getname_np(pthread_self(), t->name, sizeof t->name);
     sp_store_thread_ended(t); /* under list_lock: never during sp_thread_reset_all */
-    if (t->depth == 0) {      /* open calls stay listed for finalize's report */
+    if (t->top == t->stack) { /* open calls stay listed for finalize's report */
         free(t->name_cache);
         t->name_cache = NULL;
         t->name_cache_capacity = t->name_cache_used = 0;
     }
     pthread_mutex_unlock(&list_lock);
     sp_current_thread = NULL;
-    __atomic_store_n(&sp_internal_hot_v1_, NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&sp_internal_tls_v2_.hot, (sp_internal_hot_ *)&sp_internal_hot_off_v2_,
+                     __ATOMIC_RELAXED);
 }
 
 static void make_exit_key(void) {
@@ -60,8 +67,9 @@ sp_thread *sp_thread_attach(void) {
     pthread_once(&exit_key_once, make_exit_key);
     sp_thread *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    t->stack_capacity = 64;
-    t->stack = malloc(t->stack_capacity * sizeof *t->stack);
+    t->stack = malloc(64 * sizeof *t->stack);
+    t->top = t->stack;
+    t->stack_end = t->stack ? t->stack + 64 : NULL;
     if (!t->stack) {
         free(t);
         return NULL;
@@ -74,10 +82,14 @@ sp_thread *sp_thread_attach(void) {
     pthread_mutex_unlock(&list_lock);
     pthread_setspecific(exit_key, t);
     t->abi = SP_INTERNAL_HOT_ABI_;
-    t->hot_slot = &sp_internal_hot_v1_;
-    sp_current_thread = t;
-    sp_thread_publish(t);
+    t->tls = &sp_internal_tls_v2_;
+    sp_current_thread = t; /* inline once it joins a session that records inline */
     return t;
+}
+
+void sp_thread_publish(sp_thread *t) {
+    if (__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED) == SP_INTERNAL_ACTIVE_INLINE_)
+        __atomic_store_n(&t->tls->hot, (sp_internal_hot_ *)(void *)t, __ATOMIC_RELAXED);
 }
 
 static int grow_cursors(sp_thread *t, uint32_t needed) {
@@ -209,11 +221,12 @@ int sp_thread_reserve(sp_thread *t, sp_region_t region, uint64_t calls) {
 }
 
 int sp_thread_grow_stack(sp_thread *t) {
-    uint32_t capacity = t->stack_capacity * 2;
+    uint32_t depth = sp_thread_depth(t), capacity = sp_thread_stack_capacity(t) * 2;
     sp_frame *stack = realloc(t->stack, capacity * sizeof *stack);
     if (!stack) return 0;
     t->stack = stack;
-    t->stack_capacity = capacity;
+    t->top = stack + depth;
+    t->stack_end = stack + capacity;
     return 1;
 }
 
@@ -274,7 +287,7 @@ void sp_thread_reset_all(void) {
     while (*link) {
         sp_thread *t = *link;
         free_rows(t);
-        t->depth = 0;
+        t->top = t->stack;
         t->dropped_calls = 0;
         if (t->exited) {
             *link = t->next;
@@ -286,7 +299,7 @@ void sp_thread_reset_all(void) {
         /* Live threads are numbered again on their first call of the next session;
          * until then their calls take two loads (none is inside one: quiesced) */
         t->in_session = 0;
-        __atomic_store_n(t->hot_slot, NULL, __ATOMIC_RELAXED);
+        sp_thread_unpublish(t);
         link = &t->next;
     }
     num_threads = 0;
@@ -315,7 +328,7 @@ void sp_thread_forget_after_fork(void) {
         t->blocks = NULL;
         t->max_blocks = 0;
         free_rows(t);
-        t->depth = 0;
+        t->top = t->stack;
         t->dropped_calls = 0;
         t->in_session = 0;
         if (t != self) {
@@ -327,7 +340,7 @@ void sp_thread_forget_after_fork(void) {
     }
     list_head = self;
     if (self) self->next = NULL;
-    if (self) __atomic_store_n(self->hot_slot, NULL, __ATOMIC_RELAXED); /* the child records not */
+    if (self) sp_thread_unpublish(self); /* the child records not */
     num_threads = 0;
     has_session_owner = 0;
 }

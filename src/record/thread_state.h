@@ -73,15 +73,15 @@ typedef struct sp_name_cache_entry {
 } sp_name_cache_entry;
 
 typedef struct sp_thread {
-    /* hot */
+    /* hot: what the public header's inline path reads (sp_internal_hot_) */
     sp_row_cursor *cursors; /* indexed by handle; [0] unused */
     uint32_t num_cursors;
-    uint32_t depth;
+    uint32_t abi;        /* SP_INTERNAL_HOT_ABI_ */
+    sp_frame *top;       /* the next free frame: sp_thread_depth() calls are open */
+    sp_frame *stack_end; /* stack + its capacity */
     sp_frame *stack;
-    uint32_t stack_capacity;
-    int busy;     /* inside a recording call (record/quiesce.h) */
-    uint32_t abi; /* SP_INTERNAL_HOT_ABI_ */
     /* cold */
+    int busy;            /* inside an out-of-line recording call (record/quiesce.h) */
     sp_row_chunks *rows; /* parallel to cursors */
     sp_name_cache_entry *name_cache;
     uint32_t name_cache_capacity;
@@ -100,7 +100,7 @@ typedef struct sp_thread {
     uint32_t max_blocks;
     struct sp_store_spare *spare; /* record/store.c: the next block, populated ahead */
     int pooled_block;             /* its first block was an ended thread's (record/store.c) */
-    sp_internal_hot_ **hot_slot; /* the thread's sp_internal_hot_v1_ (its TLS) */
+    sp_internal_tls_ *tls;        /* the thread's sp_internal_tls_v2_ (the inline path's word) */
     struct sp_thread *next;
     sp_event_slot discard[SP_DISCARD_SLOTS];
     sp_journal_chunk unchecked_chunk; /* the check that discard slots' calls update: never read */
@@ -117,11 +117,10 @@ extern __thread sp_thread *sp_current_thread __attribute__((tls_model("initial-e
                    #a "." #fa " is not " #b "." #fb)
 SP_SAME_FIELD_(sp_thread, cursors, sp_internal_hot_, cursors);
 SP_SAME_FIELD_(sp_thread, num_cursors, sp_internal_hot_, num_cursors);
-SP_SAME_FIELD_(sp_thread, depth, sp_internal_hot_, depth);
-SP_SAME_FIELD_(sp_thread, stack, sp_internal_hot_, stack);
-SP_SAME_FIELD_(sp_thread, stack_capacity, sp_internal_hot_, stack_capacity);
-SP_SAME_FIELD_(sp_thread, busy, sp_internal_hot_, busy);
 SP_SAME_FIELD_(sp_thread, abi, sp_internal_hot_, abi);
+SP_SAME_FIELD_(sp_thread, top, sp_internal_hot_, top);
+SP_SAME_FIELD_(sp_thread, stack_end, sp_internal_hot_, stack_end);
+SP_SAME_FIELD_(sp_thread, stack, sp_internal_hot_, stack);
 SP_SAME_FIELD_(sp_row_cursor, next, sp_internal_hot_cursor_, next);
 SP_SAME_FIELD_(sp_row_cursor, limit, sp_internal_hot_cursor_, limit);
 SP_SAME_FIELD_(sp_row_cursor, chunk, sp_internal_hot_cursor_, chunk);
@@ -137,9 +136,27 @@ _Static_assert(sizeof(sp_row_cursor) == sizeof(sp_internal_hot_cursor_) &&
                    sizeof(sp_journal_chunk) == sizeof(sp_internal_hot_chunk_),
                "the inline path's arrays have the library's strides");
 
-/* Points the calling thread's sp_internal_hot_v1_ at t (the inline path may use it). */
-static inline void sp_thread_publish(sp_thread *t) {
-    __atomic_store_n(&sp_internal_hot_v1_, (sp_internal_hot_ *)(void *)t, __ATOMIC_RELAXED);
+/* The number of open calls on t's stack, and setting it (frames below stay). */
+static inline uint32_t sp_thread_depth(const sp_thread *t) {
+    return (uint32_t)(t->top - t->stack);
+}
+static inline void sp_thread_set_depth(sp_thread *t, uint32_t depth) {
+    t->top = t->stack + depth;
+}
+static inline uint32_t sp_thread_stack_capacity(const sp_thread *t) {
+    return (uint32_t)(t->stack_end - t->stack);
+}
+
+/* Lets the calling thread record inline: called inside an out-of-line
+ * recording call (busy, the session active), so that finalize's first wait
+ * covers it (record/quiesce.h); only when the session records inline. */
+void sp_thread_publish(sp_thread *t);
+
+/* Withdraws t's inline path (finalize, fork, reset): its calls go out of line. */
+static inline void sp_thread_unpublish(sp_thread *t) {
+    if (t->tls)
+        __atomic_store_n(&t->tls->hot, (sp_internal_hot_ *)&sp_internal_hot_off_v2_,
+                         __ATOMIC_RELAXED);
 }
 
 /* Creates this thread's state and links it into the list; NULL if out of memory. */

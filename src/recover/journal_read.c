@@ -115,8 +115,14 @@ static int chunk_at(const sp_journal *j, uint64_t p, sp_journal_chunk *c) {
            c->check == sp_journal_check(c, offsetof(sp_journal_chunk, check), p);
 }
 
+/* A slot's share of its chunk's check in this journal's version. */
+static uint64_t slot_mix(const sp_journal *j, uint64_t index, uint64_t start, uint64_t end) {
+    return j->header.version == 2 ? sp_journal_slot_mix_v2(index, start, end)
+                                  : sp_journal_slot_mix(index, start, end);
+}
+
 /* Whether a whole chunk's completed calls are the ones the recorder wrote
- * (version 2): the XOR of their shares is the stored check, or differs from
+ * (version 2 and 3): the XOR of their shares is the stored check, or differs from
  * it by exactly the share of the pending slot (the run ended between that
  * call's end and its check). *completed: the chunk's completed slots. */
 static int calls_check_ok(const sp_journal *j, const sp_journal_chunk *c, uint64_t slots,
@@ -125,14 +131,14 @@ static int calls_check_ok(const sp_journal *j, const sp_journal_chunk *c, uint64
     for (uint32_t i = 0; i < c->capacity; i++) {
         memcpy(s, j->bytes + slots + (uint64_t)i * SLOT_BYTES, sizeof s);
         if (!s[1]) continue;
-        acc ^= sp_journal_slot_mix(i, s[0], s[1]);
+        acc ^= slot_mix(j, i, s[0], s[1]);
         n++;
     }
     *completed = n;
     if (j->header.version < 2 || acc == c->calls_check) return 1;
     if (c->pending == 0 || c->pending > c->capacity) return 0;
     memcpy(s, j->bytes + slots + (uint64_t)(c->pending - 1) * SLOT_BYTES, sizeof s);
-    return s[1] && (acc ^ c->calls_check) == sp_journal_slot_mix(c->pending - 1, s[0], s[1]);
+    return s[1] && (acc ^ c->calls_check) == slot_mix(j, c->pending - 1, s[0], s[1]);
 }
 
 /* Walks the blocks and chunks after the header. A position is either a block

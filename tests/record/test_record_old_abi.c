@@ -1,9 +1,10 @@
 /*
  * The inline hot path and its fallback (issue 29): the same recording
  * program, built against the current header (inline path) and against the
- * previous ABI's header (tests/record/abi0: every call out of line), linked
- * with this library, records the same calls exactly; the old build is told
- * once on stderr, the new one not at all. Where valgrind is installed (and
+ * previous ABIs' headers (tests/record/abi0: every call out of line; abi1:
+ * the first inline path, over another layout), linked with this library,
+ * records the same calls exactly; an old build is told once on stderr which
+ * ABI it has, the new one not at all. Where valgrind is installed (and
  * the build is not sanitized) the inline build also runs under memcheck.
  */
 #include <scope_profiler.h>
@@ -20,7 +21,9 @@
 
 #include "record_support.h"
 
-#define OLD_ABI_WARNING "built against an older scope_profiler.h (hot-path ABI 0"
+#define OLD_ABI_WARNING  "built against an older scope_profiler.h (hot-path ABI 0"
+#define OLD_ABI1_WARNING "built against an older scope_profiler.h (hot-path ABI 1;"
+#define ANY_OLD_WARNING  "built against an older scope_profiler.h"
 
 /* Runs `program out` (under `wrapper` if not NULL) and returns its stderr. */
 static char *run(const char *wrapper, const char *program, const char *out, int *status) {
@@ -84,7 +87,9 @@ static void check_profile(const char *path) {
     rs_profile_free(&p);
 }
 
-static void records(const char *wrapper, const char *program, int expect_warning) {
+/* expect_warning: how often OLD_ABI_WARNING appears; `abi1`: the program is the
+ * ABI 1 build, whose warning names that ABI instead. */
+static void records_abi(const char *wrapper, const char *program, int expect_warning, int abi1) {
     char *dir = rs_temp_dir();
     char *out = rs_path_in(dir, "run.h5");
     int status = 0;
@@ -92,7 +97,9 @@ static void records(const char *wrapper, const char *program, int expect_warning
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fprintf(stderr, "stderr:\n%s\n", err);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    assert_int_equal(rs_count(err, OLD_ABI_WARNING), expect_warning);
+    assert_int_equal(rs_count(err, OLD_ABI_WARNING), abi1 ? 0 : expect_warning);
+    assert_int_equal(rs_count(err, OLD_ABI1_WARNING), abi1 ? expect_warning : 0);
+    assert_int_equal(rs_count(err, ANY_OLD_WARNING), expect_warning);
     /* the stray sp_end(inner) with only the session root open, reported once */
     assert_int_equal(rs_count(err, "sp_end(\"inner\") at "), 1);
     assert_int_equal(rs_count(err, "hot_path_program.c:"), 1);
@@ -103,6 +110,10 @@ static void records(const char *wrapper, const char *program, int expect_warning
     free(dir);
 }
 
+static void records(const char *wrapper, const char *program, int expect_warning) {
+    records_abi(wrapper, program, expect_warning, 0);
+}
+
 static void current_header_records_inline(void **state) {
     (void)state;
     records(NULL, SP_CURRENT_PROGRAM, 0);
@@ -111,6 +122,11 @@ static void current_header_records_inline(void **state) {
 static void previous_abi_falls_back_with_one_warning(void **state) {
     (void)state;
     records(NULL, SP_ABI0_PROGRAM, 1);
+}
+
+static void abi1_falls_back_with_one_warning(void **state) {
+    (void)state;
+    records_abi(NULL, SP_ABI1_PROGRAM, 1, 1);
 }
 
 static void inline_path_under_valgrind(void **state) {
@@ -127,6 +143,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(current_header_records_inline),
         cmocka_unit_test(previous_abi_falls_back_with_one_warning),
+        cmocka_unit_test(abi1_falls_back_with_one_warning),
         cmocka_unit_test(inline_path_under_valgrind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
