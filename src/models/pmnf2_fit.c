@@ -8,39 +8,9 @@
 #include <string.h>
 
 #include "models/pmnf2.h"
+#include "models/pmnf_cells.h"
 
-typedef struct cell {
-    double p, q, t;
-    size_t reps;
-} cell;
-
-static int by_pq(const void *a, const void *b) {
-    const cell *x = a, *y = b;
-    if (x->p != y->p) return x->p < y->p ? -1 : 1;
-    return x->q < y->q ? -1 : x->q > y->q;
-}
-
-/* The distinct (p, q) (sorted) with the mean of their measurements. */
-static size_t cell_means(const double *p, const double *q, const double *t, size_t n, cell *out,
-                         size_t *points) {
-    size_t m = 0;
-    for (size_t k = 0; k < n; k++)
-        if (!isnan(t[k])) out[m++] = (cell){p[k], q[k], t[k], 1};
-    *points = m;
-    qsort(out, m, sizeof *out, by_pq);
-    size_t d = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (d && out[d - 1].p == out[k].p && out[d - 1].q == out[k].q) {
-            out[d - 1].t += out[k].t;
-            out[d - 1].reps++;
-        } else {
-            out[d++] = out[k];
-        }
-    }
-    for (size_t k = 0; k < d; k++)
-        out[k].t /= (double)out[k].reps;
-    return d;
-}
+typedef sp_pmnf_cell cell;
 
 /* The value of the other parameter whose line holds the most cells (the smallest on a tie). */
 static void longest_line(const cell *c, size_t n, int along_p, double *at, size_t *count) {
@@ -280,7 +250,7 @@ sp_status sp_pmnf2_fit(const double *p, const double *q, const double *t, size_t
             return SP_ERR_INVALID_ARGUMENT;
     cell *c = malloc((n ? n : 1) * sizeof *c);
     if (!c) return SP_ERR_OUT_OF_MEMORY;
-    size_t d = cell_means(p, q, t, n, c, &out->grid.points);
+    size_t d = sp_pmnf_cell_means(p, q, t, n, c, &out->grid.points);
     grid_shape(c, d, &out->grid);
     sp_status st = sp_pmnf2_grid_enough(&out->grid) ? SP_OK : SP_ERR_INVALID_ARGUMENT;
     if (st == SP_OK) st = select_model(out, c, d);

@@ -9,41 +9,9 @@
 #include <string.h>
 
 #include "models/pmnf.h"
+#include "models/pmnf_cells.h"
 
-typedef struct size_mean {
-    double p, t;
-    size_t reps;
-} size_mean;
-
-static int by_p(const void *a, const void *b) {
-    double x = ((const size_mean *)a)->p, y = ((const size_mean *)b)->p;
-    return x < y ? -1 : x > y;
-}
-
-/* The distinct sizes (ascending) with the mean of their measurements. */
-static size_t size_means(const double *p, const double *t, size_t n, size_mean *out,
-                         size_t *points) {
-    size_t m = 0;
-    *points = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (isnan(t[k])) continue;
-        out[m++] = (size_mean){p[k], t[k], 1};
-        (*points)++;
-    }
-    qsort(out, m, sizeof *out, by_p);
-    size_t d = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (d && out[d - 1].p == out[k].p) {
-            out[d - 1].t += out[k].t;
-            out[d - 1].reps++;
-        } else {
-            out[d++] = out[k];
-        }
-    }
-    for (size_t k = 0; k < d; k++)
-        out[k].t /= (double)out[k].reps;
-    return d;
-}
+typedef sp_pmnf_cell size_mean; /* one parameter: q is 0 in every cell */
 
 /* Least squares of t = c0 + c1 * g over the sizes except `skip` (SIZE_MAX: none);
  * 0 when g does not vary over them. A NULL term fits the constant. */
@@ -115,7 +83,7 @@ sp_status sp_pmnf_fit(const double *p, const double *t, size_t n, sp_pmnf_model 
         if (!(p[k] > 0.0) || !isfinite(p[k])) return SP_ERR_INVALID_ARGUMENT;
     size_mean *s = malloc((n ? n : 1) * sizeof *s);
     if (!s) return SP_ERR_OUT_OF_MEMORY;
-    size_t d = size_means(p, t, n, s, &out->num_points);
+    size_t d = sp_pmnf_cell_means(p, NULL, t, n, s, &out->num_points);
     out->num_sizes = d;
     if (d < SP_PMNF_MIN_SIZES) {
         free(s);
