@@ -96,11 +96,8 @@ static void reset(flame_walk *f) {
 
 sp_status sp_pd_flame_rows(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err) {
     const sp_results *r = d->runs[run];
-    if (!sp_results_has_events(r))
-        return sp_error_set(err, SP_ERR_UNAVAILABLE,
-                            "%s holds aggregate statistics only (no calls): flame_data needs "
-                            "per-call events; nothing written",
-                            sp_results_path(r));
+    sp_status need = sp_pd_need_events(d, run, "flame_data", err);
+    if (need != SP_OK) return need;
     sp_call_selection sel = {0};
     if (d->filter) sel.filter = *d->filter;
     sp_call_walker *walker = sp_call_walker_open(r, &sel, err);

@@ -27,6 +27,9 @@ void sp_pd_json_string(sp_textbuf *out, const char *s);
 int sp_pd_rank_selected(const sp_filter *f, uint32_t rank);
 /* The speedup axis: d->x, else "mpi_size". */
 const char *sp_pd_x(const sp_plot_data *d);
+/* SP_OK when run `run` holds per-call events; else the error naming the
+ * file and the kind that needs them. */
+sp_status sp_pd_need_events(const sp_plot_data *d, size_t run, const char *kind, sp_error *err);
 
 sp_status sp_pd_flame_rows(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err);
 sp_status sp_pd_timeseries_rows(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err);

@@ -86,11 +86,8 @@ static void region_points(row_writer *w, const char *file, const char *region, c
 
 sp_status sp_pd_timeseries_rows(row_writer *w, const sp_plot_data *d, size_t run, sp_error *err) {
     const sp_results *r = d->runs[run];
-    if (!sp_results_has_events(r))
-        return sp_error_set(err, SP_ERR_UNAVAILABLE,
-                            "%s holds aggregate statistics only (no calls): "
-                            "duration_timeseries_data needs per-call events; nothing written",
-                            sp_results_path(r));
+    sp_status need = sp_pd_need_events(d, run, "duration_timeseries_data", err);
+    if (need != SP_OK) return need;
     size_t count;
     const sp_mpi_region **regions = sp_results_get_regions(r, d->filter, &count, err);
     if (!regions) return err ? err->status : SP_ERR_OUT_OF_MEMORY;
