@@ -58,6 +58,17 @@ static int add_block(sp_model *m, char *block, size_t size) {
     return 1;
 }
 
+/* A block of `size` bytes (at least 1) that the model owns from now on; NULL: no memory. */
+static char *new_block(sp_model *m, size_t size) {
+    if (!size) size = 1;
+    char *block = malloc(size);
+    if (!block || !add_block(m, block, size)) {
+        free(block);
+        return NULL;
+    }
+    return block;
+}
+
 sp_status sp_rd_share_strings(sp_rd *rd, sp_model *m, char **values, size_t n) {
     if (n < 2 || n >= UINT32_MAX) return SP_OK;
     uint32_t *first = malloc(n * sizeof *first);
@@ -68,9 +79,8 @@ sp_status sp_rd_share_strings(sp_rd *rd, sp_model *m, char **values, size_t n) {
     size_t size = 0;
     for (size_t i = 0; i < n; i++)
         if (first[i] == i) size += strlen(values[i]) + 1;
-    char *block = malloc(size ? size : 1);
-    if (!block || !add_block(m, block, size ? size : 1)) {
-        free(block);
+    char *block = new_block(m, size);
+    if (!block) {
         free(first);
         return sp_rd_no_memory(rd);
     }
@@ -131,9 +141,8 @@ static sp_status share_slots(sp_rd *rd, sp_model *m, const char *buf, size_t siz
         first[i] = table[k];
     }
     free(table);
-    char *block = malloc(total ? total : 1);
-    if (!block || !add_block(m, block, total ? total : 1)) {
-        free(block);
+    char *block = new_block(m, total);
+    if (!block) {
         free(first);
         return sp_rd_no_memory(rd);
     }
