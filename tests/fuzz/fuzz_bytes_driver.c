@@ -9,7 +9,11 @@
  * After every read the child shuts libhdf5 down (H5close) and fails when
  * it reports that it cannot.
  *
- *   fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r REGRESSION_DIR]
+ *   fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r REGRESSION_DIR] [-c FOUND_DIR]
+ *
+ * FOUND_DIR holds a fuzzer's fresh finds (scripts/test): each must be
+ * contained by the CLI; reading it in-process is what a kept input in the
+ * regression directory proves, once the reader avoids its libhdf5 failure.
  *
  * With SP_FUZZ_SAVE=DIR, each input that crashes, hangs or leaks is written
  * to DIR/<kind>-<n>.bin (candidates for the regression directory).
@@ -143,6 +147,24 @@ static void check(const char *cli, const unsigned char *data, size_t size, const
     }
 }
 
+/* Every file of dir; kept regressions (strict) must read in-process unless
+ * named contained-*, fresh finds only need the CLI to contain them. */
+static void replay(const char *cli, const char *dir, int strict) {
+    DIR *d = dir ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "README") == 0) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t size;
+        unsigned char *data = sp_fuzz_load(path, &size);
+        if (data)
+            check(cli, data, size, e->d_name,
+                  strict && strncmp(e->d_name, "contained-", 10) != 0);
+        free(data);
+    }
+    if (d) closedir(d);
+}
+
 int main(int argc, char **argv) {
     if (argc < 5) {
         fprintf(stderr, "usage: fuzz_bytes_driver CLI SEED COUNT FIXTURE.h5... [-r DIR]\n");
@@ -151,12 +173,14 @@ int main(int argc, char **argv) {
     const char *cli = argv[1];
     unsigned long seed = strtoul(argv[2], NULL, 10);
     long count = strtol(argv[3], NULL, 10);
-    const char *regressions = NULL;
+    const char *regressions = NULL, *found = NULL;
     int num_fixtures = 0;
     const char *fixtures[32];
     for (int i = 4; i < argc; i++) {
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
             regressions = argv[++i];
+        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+            found = argv[++i];
         else if (num_fixtures < 32)
             fixtures[num_fixtures++] = argv[i];
     }
@@ -172,18 +196,8 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    DIR *d = regressions ? opendir(regressions) : NULL;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "README") == 0) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", regressions, e->d_name);
-        size_t size;
-        unsigned char *data = sp_fuzz_load(path, &size);
-        /* kept inputs named contained-* still fail inside libhdf5; the others must not */
-        if (data) check(cli, data, size, e->d_name, strncmp(e->d_name, "contained-", 10) != 0);
-        free(data);
-    }
-    if (d) closedir(d);
+    replay(cli, regressions, 1);
+    replay(cli, found, 0);
     srand((unsigned)seed);
     for (long n = 0; n < count && num_fixtures; n++) {
         size_t size;
