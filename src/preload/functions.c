@@ -13,9 +13,10 @@
 
 #define CAPACITY     (1u << 16) /* distinct functions; more are not recorded (docs/run.md) */
 #define MAX_DEPTH    1024       /* deeper calls are not recorded */
-#define SAMPLE_EVERY 16         /* calls between two timed samples, for the throttling mean */
+#define SAMPLE_EVERY 128        /* calls between two timed samples, for the throttling mean */
 #define CHECK_EVERY  1024       /* calls between two throttling checks, past the threshold */
 #define CACHE_SIZE   512        /* a thread's direct-mapped cache: function address -> counts */
+_Static_assert(CHECK_EVERY % SAMPLE_EVERY == 0, "a check falls on a sampled call");
 
 typedef struct function {
     uintptr_t addr;     /* 0 = free; published last (release) */
@@ -23,11 +24,11 @@ typedef struct function {
     int throttled;
 } function;
 
-/* One thread's record of one function, all a hook touches per call (one cache line). */
+/* One thread's record of one function. */
 typedef struct counts {
-    int throttled; /* this thread's copy of table[slot].throttled (set by throttle()) */
-    sp_region_t region;
-    uint32_t countdown; /* recorded calls until the next sampled one; 0: not set up yet */
+    int throttled;      /* this thread's copy of table[slot].throttled (set by throttle()) */
+    sp_region_t region; /* SP_REGION_NONE: not set up yet */
+    uint32_t countdown; /* the cache entry's, while the function is not cached */
     uint32_t slot;
     uint64_t calls;      /* recorded calls, up to the last sampled one */
     uint64_t next_check; /* the value of calls at the next throttling check; 0: never */
@@ -41,26 +42,42 @@ typedef struct thread_counts {
     struct thread_counts *next;
 } thread_counts;
 
-/* A frame of the thread's stack, for the exit hook: the counts' address with
- * the kind in its low bits; a recorded call (the usual one) is the bare address. */
-enum { RECORDED = 0, TIMED = 1, COUNTED = 2, NOTHING = 3, KIND_BITS = 3 };
+/* A frame of the thread's stack, for the exit hook, 32 bits: a recorded call
+ * (the usual one) is its region (1 to INT32_MAX: never SP_REGION_NONE); a
+ * call that records nothing is 0; the others have the top bit set, their
+ * counts and start ticks beside (hook_thread.timed). The exit's test of the
+ * usual frame is one signed comparison, frame > 0, and the frame is then
+ * the region sp_end takes. */
+enum { NOTHING = 0, TIMED = 1, COUNTED = 2, DEEP = 3, FLAGGED = 0x80000000u };
 
 /* A thread's view: one TLS block, so that the hooks find it with one offset.
- * The cache is two arrays, so that a lookup is two loads off that offset. */
+ * The cache is one array per field, so that each is one load (or one
+ * read-modify-write) off that offset with the entry's index scaled. The
+ * stack's frames are stack[1] to stack[MAX_DEPTH]; stack[0] stays 0, so that
+ * an exit with nothing entered reads a frame that records nothing, and
+ * stack[MAX_DEPTH + 1] is DEEP while calls go deeper. depth stays within
+ * 0..MAX_DEPTH + 1, so that the exit reads its frame without a bounds test. */
 typedef struct hook_thread {
-    uintptr_t depth; /* a full register: no widening before indexing */
-    thread_counts *mine;
+    uintptr_t depth;                  /* a full register: no widening before indexing */
+    uintptr_t deeper;                 /* calls open beyond depth MAX_DEPTH + 1 */
     uintptr_t cache_addr[CACHE_SIZE]; /* function addresses (0: empty) */
-    counts *cache_counts[CACHE_SIZE];
-    uintptr_t stack[MAX_DEPTH];
-    uint64_t starts[MAX_DEPTH]; /* ticks at the start of a TIMED or COUNTED call */
+    /* calls until the next one the fast path leaves: the next sampled call;
+     * 1 for an excluded or throttled function (every call leaves) */
+    uint32_t cache_countdown[CACHE_SIZE];
+    sp_region_t cache_region[CACHE_SIZE]; /* what a recorded call pushes */
+    counts *cache_counts[CACHE_SIZE];     /* the slow paths': its counts, or &excluded */
+    thread_counts *mine;
+    uint32_t stack[MAX_DEPTH + 2];
+    struct {
+        counts *counts;
+        uint64_t start;     /* ticks */
+    } timed[MAX_DEPTH + 2]; /* beside a TIMED or a COUNTED frame */
 } hook_thread;
 
 #define CACHE_INDEX(addr) (((addr) >> 4) & (CACHE_SIZE - 1))
 
-/* What the cache holds for an excluded function: its "throttled" flag is always
- * set, so that the fast path leaves it to the slow one, which records nothing. */
-static counts excluded = {.throttled = 1, .region = SP_REGION_NONE};
+/* What the cache holds for an excluded function (read only: every thread shares it). */
+static const counts excluded = {.throttled = 1, .region = SP_REGION_NONE};
 
 static function table[CAPACITY];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -73,8 +90,26 @@ static size_t num_includes, num_excludes;
 static thread_counts *all_threads; /* under lock; kept to the end of the process */
 static uint64_t overflowed;
 
-/* initial-exec: the library is loaded at start (LD_PRELOAD), so no __tls_get_addr per call */
+/* initial-exec: the library is loaded at start (LD_PRELOAD, or linked by the
+ * program), so no __tls_get_addr per call; dlopen() of it would fail (docs/run.md) */
 static __thread __attribute__((tls_model("initial-exec"))) hook_thread self;
+
+/* In place in the thread's block, one instruction each (GCC would add in a
+ * register and store, or compute the TLS address first): adds n to a word;
+ * counts a cache entry down, 1 when it reaches 0. */
+#if defined(__x86_64__)
+#define ADD_IN_PLACE(word, n) __asm__("addq %1, %0" : "+m"(word) : "i"((long)(n)))
+static inline __attribute__((always_inline)) int count_down(uint32_t *countdown) {
+    int zero;
+    __asm__("subl $1, %0" : "+m"(*countdown), "=@ccz"(zero));
+    return zero;
+}
+#else
+#define ADD_IN_PLACE(word, n) ((word) += (uintptr_t)(n))
+static inline int count_down(uint32_t *countdown) {
+    return --*countdown == 0;
+}
+#endif
 
 static uint32_t hash(uintptr_t a) {
     return (uint32_t)((a >> 4) * 0x9E3779B97F4A7C15ull >> 40) & (CAPACITY - 1);
@@ -122,10 +157,13 @@ static uint32_t slot_of(uintptr_t addr) {
 }
 
 /* This thread's counts of a function, set up under the lock (once per thread
- * and function), so that throttle() finds every copy of the flag. */
+ * and function), so that throttle() finds every copy of the flag; then found
+ * without it (only this thread sets them up). */
 static counts *counts_of(uint32_t slot) {
     hook_thread *t = &self;
-    counts *c = NULL;
+    counts *c = t->mine ? t->mine->chunks[slot / CHUNK] : NULL;
+    if (c && c[slot % CHUNK].region != SP_REGION_NONE) return &c[slot % CHUNK];
+    c = NULL;
     pthread_mutex_lock(&lock);
     if (!t->mine && (t->mine = calloc(1, sizeof *t->mine)) != NULL) {
         t->mine->next = all_threads;
@@ -136,7 +174,7 @@ static counts *counts_of(uint32_t slot) {
         __atomic_store_n(chunk, calloc(CHUNK, sizeof **chunk), __ATOMIC_RELEASE);
     if (chunk && *chunk) {
         c = &(*chunk)[slot % CHUNK];
-        if (!c->countdown) {
+        if (c->region == SP_REGION_NONE) {
             c->region = table[slot].region;
             c->slot = slot;
             c->next_check = first_check;
@@ -148,16 +186,28 @@ static counts *counts_of(uint32_t slot) {
     return c;
 }
 
+static int is_throttled(const counts *c) {
+    return __atomic_load_n(&c->throttled, __ATOMIC_RELAXED);
+}
+
 /* A function this thread has not called since its cache entry went to another:
- * its counts (cached), &excluded (cached too), or NULL: not recorded. */
-static __attribute__((noinline)) counts *cache_miss(hook_thread *t, uintptr_t addr) {
+ * entry i now holds it (1 on success; 0: not recorded). The function it held
+ * keeps its countdown, so that its sampling goes on where it was. */
+static int cache_fill(hook_thread *t, uintptr_t i, uintptr_t addr) {
+    counts *old = t->cache_counts[i];
+    if (t->cache_addr[i] && old != &excluded) old->countdown = t->cache_countdown[i];
+    t->cache_addr[i] = 0; /* a signal handler's call in between finds no stale half */
     uint32_t slot = slot_of(addr);
-    if (slot == CAPACITY) return NULL;
-    counts *c = &excluded;
-    if (table[slot].region != SP_REGION_NONE && (c = counts_of(slot)) == NULL) return NULL;
-    t->cache_addr[CACHE_INDEX(addr)] = addr;
-    t->cache_counts[CACHE_INDEX(addr)] = c;
-    return c;
+    if (slot == CAPACITY) return 0;
+    counts *c = (counts *)&excluded; /* never written through: its countdown stays 1 */
+    sp_region_t region = table[slot].region;
+    if (region > INT32_MAX) return 0; /* not a frame (no registry holds that many) */
+    if (region != SP_REGION_NONE && (c = counts_of(slot)) == NULL) return 0;
+    t->cache_counts[i] = c;
+    t->cache_region[i] = c->region;
+    t->cache_countdown[i] = c == &excluded || is_throttled(c) || !c->countdown ? 1 : c->countdown;
+    t->cache_addr[i] = addr;
+    return 1;
 }
 
 /* From now on the function's calls are counted, not recorded, on every thread. */
@@ -184,50 +234,65 @@ static __attribute__((noinline)) void check_throttle(counts *c) {
 void __cyg_profile_func_enter(void *fn, void *site) SP_HOOK;
 void __cyg_profile_func_exit(void *fn, void *site) SP_HOOK;
 
-/* Every SAMPLE_EVERY-th recorded call (its countdown just reached 0): timed, and
- * the call that reaches a check decides whether the function is throttled from
- * its next call on. */
-static SLOW void enter_sampled(hook_thread *t, counts *c, uintptr_t d) {
-    c->countdown = SAMPLE_EVERY;
+static void push(hook_thread *t, uintptr_t d, uint32_t frame) {
+    t->stack[d + 1] = frame;
+    t->depth = d + 1;
+}
+
+/* A call with the stack full: not recorded, only counted so that its exit finds it. */
+static void enter_deep(hook_thread *t, uintptr_t d) {
+    if (d > MAX_DEPTH) {
+        t->deeper++;
+        return;
+    }
+    push(t, d, FLAGGED | DEEP);
+}
+
+static SLOW void enter_slow(uintptr_t addr);
+
+/* A cached function whose countdown just reached 0: every SAMPLE_EVERY-th
+ * recorded call, timed (the call that reaches a check decides whether the
+ * function is throttled from its next call on), or every call of an excluded
+ * or throttled one. A throttle() by another thread is seen here, so on this
+ * thread it takes effect within SAMPLE_EVERY calls. */
+static SLOW void enter_due(uintptr_t addr, uintptr_t d) {
+    hook_thread *t = &self;
+    uintptr_t i = CACHE_INDEX(addr);
+    if (t->cache_addr[i] != addr) return enter_slow(addr); /* a signal handler's call took it */
+    counts *c = t->cache_counts[i];
+    t->cache_countdown[i] = 1;
+    if (c == &excluded) return push(t, d, NOTHING);
+    t->timed[d + 1].counts = c;
+    if (is_throttled(c)) {
+        push(t, d, FLAGGED | COUNTED);
+        t->timed[d + 1].start = sp_hook_ticks();
+        return;
+    }
     c->calls += SAMPLE_EVERY;
     if (c->calls == c->next_check) check_throttle(c);
-    t->stack[d] = (uintptr_t)c | TIMED;
-    t->starts[d] = sp_hook_ticks(); /* the sample holds the recording's cost, as a call does */
-    t->depth = d + 1;
+    if (!is_throttled(c))
+        t->cache_countdown[i] = SAMPLE_EVERY; /* else counted from the next call */
+    push(t, d, FLAGGED | TIMED);
+    /* started before sp_begin: the sample holds the recording's cost, as a call does */
+    t->timed[d + 1].start = sp_hook_ticks();
     sp_begin(c->region);
 }
 
-/* Everything the fast path leaves: hooks off, a cache miss, a deep stack, an
- * excluded or a throttled function. Outside a session a call gets a frame
- * that does nothing, so that the stack stays in step with the exits. */
+/* Everything else the fast path leaves: hooks off, a cache miss, a full
+ * stack. Outside a session a call gets a frame that records nothing, so that
+ * the stack stays in step with the exits. */
 static SLOW void enter_slow(uintptr_t addr) {
     if (!__atomic_load_n(&enabled, __ATOMIC_RELAXED)) return;
     hook_thread *t = &self;
     uintptr_t d = t->depth;
-    if (d >= MAX_DEPTH) {
-        t->depth = d + 1;
-        return;
-    }
-    counts *c = NULL;
-    if (__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED)) {
-        uintptr_t i = CACHE_INDEX(addr);
-        c = t->cache_addr[i] == addr ? t->cache_counts[i] : cache_miss(t, addr);
-    }
-    if (!c || c == &excluded) {
-        t->stack[d] = NOTHING;
-        t->depth = d + 1;
-        return;
-    }
-    if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED)) {
-        t->stack[d] = (uintptr_t)c | COUNTED;
-        t->starts[d] = sp_hook_ticks();
-        t->depth = d + 1;
-        return;
-    }
-    if (--c->countdown == 0) return enter_sampled(t, c, d);
-    t->stack[d] = (uintptr_t)c | RECORDED;
-    t->depth = d + 1;
-    sp_begin(c->region);
+    if (d >= MAX_DEPTH) return enter_deep(t, d);
+    uintptr_t i = CACHE_INDEX(addr);
+    if (t->cache_addr[i] != addr &&
+        (!__atomic_load_n(&sp_internal_active_, __ATOMIC_RELAXED) || !cache_fill(t, i, addr)))
+        return push(t, d, NOTHING);
+    if (--t->cache_countdown[i] == 0) return enter_due(addr, d);
+    push(t, d, t->cache_region[i]);
+    sp_begin(t->cache_region[i]);
 }
 
 /* The usual call (a cached function, neither throttled nor sampled) in a few
@@ -236,30 +301,47 @@ static SLOW void enter_slow(uintptr_t addr) {
  * a call after it ends is "recorded" by an sp_begin that does nothing. */
 void __cyg_profile_func_enter(void *fn, void *site) {
     (void)site;
-    hook_thread *t = &self;
     uintptr_t addr = (uintptr_t)fn;
     uintptr_t i = CACHE_INDEX(addr);
-    uintptr_t d = t->depth;
-    if (UNLIKELY(t->cache_addr[i] != addr || d >= MAX_DEPTH)) return enter_slow(addr);
-    counts *c = t->cache_counts[i];
-    if (UNLIKELY(__atomic_load_n(&c->throttled, __ATOMIC_RELAXED))) return enter_slow(addr);
-    if (UNLIKELY(--c->countdown == 0)) return enter_sampled(t, c, d);
-    t->stack[d] = (uintptr_t)c; /* RECORDED */
-    t->depth = d + 1;
-    sp_begin(c->region);
+    uintptr_t d = self.depth;
+    if (UNLIKELY(self.cache_addr[i] != addr || d >= MAX_DEPTH)) return enter_slow(addr);
+    if (UNLIKELY(count_down(&self.cache_countdown[i]))) return enter_due(addr, d);
+    sp_region_t region = self.cache_region[i];
+    self.stack[d + 1] = region;
+    ADD_IN_PLACE(self.depth, 1);
+    sp_begin(region);
 }
 
-static SLOW void exit_other(hook_thread *t, uintptr_t frame, uintptr_t d) {
-    counts *c = (counts *)(frame & ~(uintptr_t)KIND_BITS);
-    uintptr_t kind = frame & KIND_BITS;
+/* Every exit the inline end did not take; d is the depth before the exit. */
+static SLOW void exit_other(hook_thread *t, uint32_t frame, uintptr_t d) {
+    if ((int32_t)frame > 0) { /* recorded: the session ended, or the call goes out of line */
+        t->depth = d - 1;
+        sp_end_at(frame, NULL, 0);
+        return;
+    }
+    if (frame == NOTHING) {
+        if (d) t->depth = d - 1; /* d == 0: an exit of a call entered before the hooks were on */
+        return;
+    }
+    uint32_t kind = frame & ~FLAGGED;
+    if (kind == DEEP) {
+        if (t->deeper)
+            t->deeper--;
+        else
+            t->depth = d - 1;
+        return;
+    }
+    t->depth = d - 1;
+    counts *c = t->timed[d].counts;
+    uint64_t now, start = t->timed[d].start;
     if (kind == TIMED) {
         sp_end_at(c->region, NULL, 0);
-        uint64_t now = sp_hook_ticks();
+        now = sp_hook_ticks();
         c->sampled++;
-        c->sampled_ticks += now > t->starts[d] ? now - t->starts[d] : 0;
-    } else if (kind == COUNTED) {
-        uint64_t now = sp_hook_ticks();
-        uint64_t ticks = now > t->starts[d] ? now - t->starts[d] : 0;
+        c->sampled_ticks += now > start ? now - start : 0;
+    } else {
+        now = sp_hook_ticks();
+        uint64_t ticks = now > start ? now - start : 0;
         /* only this thread writes them; finalize reads them while threads may still run */
         __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&c->counted_ticks, c->counted_ticks + ticks, __ATOMIC_RELAXED);
@@ -270,15 +352,20 @@ void __cyg_profile_func_exit(void *fn, void *site) {
     (void)fn;
     (void)site;
     hook_thread *t = &self;
-    uintptr_t d = t->depth - 1;
-    if (UNLIKELY(d >= MAX_DEPTH)) { /* entered before the hooks were on, or not stored */
-        if (t->depth) t->depth = d;
-        return;
-    }
-    uintptr_t frame = t->stack[d];
-    t->depth = d;
-    if (UNLIKELY(frame & KIND_BITS)) return exit_other(t, frame, d);
-    sp_end_at(((counts *)frame)->region, NULL, 0);
+    uintptr_t d = t->depth; /* 0..MAX_DEPTH + 1: stack[d] is always there */
+    uint32_t frame = t->stack[d];
+#ifdef SP_INTERNAL_HOT_INLINE_
+    /* The header's inline end (scope_profiler.h), with no test of the frame's
+     * kind first: the innermost open call's region is a handle, never 0 and
+     * never with the top bit set, so only a recorded call's frame can match. */
+    _Static_assert(SP_INTERNAL_HOT_ABI_ == 2, "check the inline end's contract");
+    if (UNLIKELY(!sp_internal_hot_end_(frame))) return exit_other(t, frame, d);
+    ADD_IN_PLACE(t->depth, -1);
+#else
+    if (UNLIKELY((int32_t)frame <= 0)) return exit_other(t, frame, d);
+    ADD_IN_PLACE(t->depth, -1);
+    sp_end_at((sp_region_t)frame, NULL, 0);
+#endif
 }
 
 /* "a;b;c" into an array of globs. */

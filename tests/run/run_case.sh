@@ -128,6 +128,14 @@ if recorded < 1024 or recorded + counted != 20000:
     sys.exit(f"{name}: {recorded} recorded + {counted} counted, expected 20000")
 EOF
     ;;
+deep)
+    # main is level 1: down() is recorded on levels 2 to 1,024 (1,023 calls a descent), not
+    # the 477 below nor bottom(); after() is recorded again, so the stack was kept in step
+    SCOPE_PROFILER_THROTTLE_CALLS=0 hooked deep.h5 "$bin/run_deep" >out.txt 2>err.txt ||
+        fail "exit $?: $(cat err.txt)"
+    [ "$(cat out.txt)" = "deep total 3008" ] || fail "stdout: $(cat out.txt)"
+    check deep.h5 --exact main=1 down=2046 after=3
+    ;;
 cxx)
     "$tool" run --quiet --functions -o cxx.h5 -- "$bin/run_templates" >out.txt 2>err.txt ||
         fail "exit $?: $(cat err.txt)"
