@@ -28,7 +28,11 @@ NOT_HOOKED int measure(long calls, int acc);
 static sp_region_t region;
 #endif
 
-/* Annotated as a user annotates a function: the pair in its body, on a handle. */
+/* Annotated as a user annotates a function: the pair in its body, on a handle.
+ * bench_instructions times the same pair back to back in a loop, where the
+ * compiler keeps the thread-local offset and the handle in registers across
+ * iterations and the pair needs no stack frame; a function annotated once
+ * pays those on every call, and that is what the hooks stand in for. */
 __attribute__((noinline)) int leaf(int x) {
 #ifdef SP_BENCH_ANNOTATED
     sp_begin(region);
