@@ -9,7 +9,7 @@ function(sp_preload_library name)
   set_target_properties(${name} PROPERTIES C_VISIBILITY_PRESET hidden INSTALL_RPATH "$ORIGIN")
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
                                              ${PROJECT_SOURCE_DIR}/src)
-  target_compile_options(${name} PRIVATE ${SP_WARNINGS})
+  target_compile_options(${name} PRIVATE ${SP_WARNINGS} -fno-plt)
   target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
   target_link_libraries(${name} PRIVATE ${arg_LINK} ${CMAKE_DL_LIBS})
   install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -316,7 +316,12 @@ void __cyg_profile_func_enter(void *fn, void *site) {
 static SLOW void exit_other(hook_thread *t, uint32_t frame, uintptr_t d) {
     if ((int32_t)frame > 0) { /* recorded: the session ended, or the call goes out of line */
         t->depth = d - 1;
+#ifdef SP_INTERNAL_HOT_INLINE_
+        /* the inline end has just declined: on to the out-of-line one, as sp_end_at goes */
+        if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v2_(frame, NULL, 0);
+#else
         sp_end_at(frame, NULL, 0);
+#endif
         return;
     }
     if (frame == NOTHING) {
