@@ -250,24 +250,9 @@ static void enter_deep(hook_thread *t, uintptr_t d) {
 
 static SLOW void enter_slow(uintptr_t addr);
 
-/* A cached function whose countdown just reached 0: every SAMPLE_EVERY-th
- * recorded call, timed (the call that reaches a check decides whether the
- * function is throttled from its next call on), or every call of an excluded
- * or throttled one. A throttle() by another thread is seen here, so on this
- * thread it takes effect within SAMPLE_EVERY calls. */
-static SLOW void enter_due(uintptr_t addr, uintptr_t d) {
-    hook_thread *t = &self;
-    uintptr_t i = CACHE_INDEX(addr);
-    if (t->cache_addr[i] != addr) return enter_slow(addr); /* a signal handler's call took it */
-    counts *c = t->cache_counts[i];
-    t->cache_countdown[i] = 1;
-    if (c == &excluded) return push(t, d, NOTHING);
-    t->timed[d + 1].counts = c;
-    if (is_throttled(c)) {
-        push(t, d, FLAGGED | COUNTED);
-        t->timed[d + 1].start = sp_hook_ticks();
-        return;
-    }
+/* Every SAMPLE_EVERY-th recorded call: timed; the call that reaches a check
+ * decides whether the function is throttled from its next call on. */
+static SLOW void enter_sampled(hook_thread *t, counts *c, uintptr_t i, uintptr_t d) {
     c->calls += SAMPLE_EVERY;
     if (c->calls == c->next_check) check_throttle(c);
     if (!is_throttled(c))
@@ -276,6 +261,24 @@ static SLOW void enter_due(uintptr_t addr, uintptr_t d) {
     /* started before sp_begin: the sample holds the recording's cost, as a call does */
     t->timed[d + 1].start = sp_hook_ticks();
     sp_begin(c->region);
+}
+
+/* A cached function whose countdown just reached 0: a sampled call, or every
+ * call of an excluded or throttled one (kept apart from enter_sampled, so
+ * that a throttled call pays for no registers saved). A throttle() by
+ * another thread is seen here, so on this thread it takes effect within
+ * SAMPLE_EVERY calls. */
+static SLOW void enter_due(uintptr_t addr, uintptr_t d) {
+    hook_thread *t = &self;
+    uintptr_t i = CACHE_INDEX(addr);
+    if (t->cache_addr[i] != addr) return enter_slow(addr); /* a signal handler's call took it */
+    counts *c = t->cache_counts[i];
+    t->cache_countdown[i] = 1;
+    if (c == &excluded) return push(t, d, NOTHING);
+    t->timed[d + 1].counts = c;
+    if (!is_throttled(c)) return enter_sampled(t, c, i, d);
+    push(t, d, FLAGGED | COUNTED);
+    t->timed[d + 1].start = sp_hook_ticks();
 }
 
 /* Everything else the fast path leaves: hooks off, a cache miss, a full
@@ -312,18 +315,17 @@ void __cyg_profile_func_enter(void *fn, void *site) {
     sp_begin(region);
 }
 
-/* Every exit the inline end did not take; d is the depth before the exit. */
+/* The end of a sampled call: recorded, and its time added to the samples. */
+static SLOW void exit_sampled(hook_thread *t, uintptr_t d) {
+    counts *c = t->timed[d].counts;
+    sp_end_at(c->region, NULL, 0);
+    uint64_t now = sp_hook_ticks(), start = t->timed[d].start;
+    c->sampled++;
+    c->sampled_ticks += now > start ? now - start : 0;
+}
+
+/* Every frame but a recorded call's; d is the depth before the exit. */
 static SLOW void exit_other(hook_thread *t, uint32_t frame, uintptr_t d) {
-    if ((int32_t)frame > 0) { /* recorded: the session ended, or the call goes out of line */
-        t->depth = d - 1;
-#ifdef SP_INTERNAL_HOT_INLINE_
-        /* the inline end has just declined: on to the out-of-line one, as sp_end_at goes */
-        if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v2_(frame, NULL, 0);
-#else
-        sp_end_at(frame, NULL, 0);
-#endif
-        return;
-    }
     if (frame == NOTHING) {
         if (d) t->depth = d - 1; /* d == 0: an exit of a call entered before the hooks were on */
         return;
@@ -337,21 +339,24 @@ static SLOW void exit_other(hook_thread *t, uint32_t frame, uintptr_t d) {
         return;
     }
     t->depth = d - 1;
+    if (kind == TIMED) return exit_sampled(t, d);
     counts *c = t->timed[d].counts;
-    uint64_t now, start = t->timed[d].start;
-    if (kind == TIMED) {
-        sp_end_at(c->region, NULL, 0);
-        now = sp_hook_ticks();
-        c->sampled++;
-        c->sampled_ticks += now > start ? now - start : 0;
-    } else {
-        now = sp_hook_ticks();
-        uint64_t ticks = now > start ? now - start : 0;
-        /* only this thread writes them; finalize reads them while threads may still run */
-        __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->counted_ticks, c->counted_ticks + ticks, __ATOMIC_RELAXED);
-    }
+    uint64_t now = sp_hook_ticks(), start = t->timed[d].start;
+    uint64_t ticks = now > start ? now - start : 0;
+    /* only this thread writes them; finalize reads them while threads may still run */
+    __atomic_store_n(&c->counted, c->counted + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->counted_ticks, c->counted_ticks + ticks, __ATOMIC_RELAXED);
 }
+
+#ifdef SP_INTERNAL_HOT_INLINE_
+/* Every exit the inline end declined: a recorded call the session records
+ * out of line (or no longer records), or another frame. */
+static SLOW void exit_declined(hook_thread *t, uint32_t frame, uintptr_t d) {
+    if ((int32_t)frame <= 0) return exit_other(t, frame, d);
+    t->depth = d - 1;
+    if (SP_INTERNAL_ACTIVE_()) sp_internal_end_v2_(frame, NULL, 0); /* where sp_end_at goes */
+}
+#endif
 
 void __cyg_profile_func_exit(void *fn, void *site) {
     (void)fn;
@@ -364,7 +369,7 @@ void __cyg_profile_func_exit(void *fn, void *site) {
      * kind first: the innermost open call's region is a handle, never 0 and
      * never with the top bit set, so only a recorded call's frame can match. */
     _Static_assert(SP_INTERNAL_HOT_ABI_ == 2, "check the inline end's contract");
-    if (UNLIKELY(!sp_internal_hot_end_(frame))) return exit_other(t, frame, d);
+    if (UNLIKELY(!sp_internal_hot_end_(frame))) return exit_declined(t, frame, d);
     ADD_IN_PLACE(t->depth, -1);
 #else
     if (UNLIKELY((int32_t)frame <= 0)) return exit_other(t, frame, d);
