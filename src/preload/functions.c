@@ -45,9 +45,9 @@ typedef struct thread_counts {
 /* A frame of the thread's stack, for the exit hook, 32 bits: a recorded call
  * (the usual one) is its region (1 to INT32_MAX: never SP_REGION_NONE); a
  * call that records nothing is 0; the others have the top bit set, their
- * counts and start ticks beside (hook_thread.timed). The exit's test of the
- * usual frame is one signed comparison, frame > 0, and the frame is then
- * the region sp_end takes. */
+ * counts and start ticks beside (hook_thread.timed). The exit hands the
+ * frame as it is to the header's inline end, which only a recorded call's
+ * frame can match (without the inline path, frame > 0 tells it). */
 enum { NOTHING = 0, TIMED = 1, COUNTED = 2, DEEP = 3, FLAGGED = 0x80000000u };
 
 /* A thread's view: one TLS block, so that the hooks find it with one offset.
