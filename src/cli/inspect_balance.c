@@ -20,7 +20,8 @@ enum { MAX_LINES = 10 };
 typedef struct balance_line {
     const sp_mpi_region *region;
     sp_balance ranks;
-    sp_balance outside; /* of the time outside MPI waits, when known (count 0 otherwise) */
+    sp_balance outside; /* of the time outside MPI waits, when known and some rank waits
+                           inside the region (count 0 otherwise) */
     sp_step_balance steps;
     double lost; /* max - mean: what the imbalance costs the slowest rank */
 } balance_line;
@@ -109,7 +110,9 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
         if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, &l->steps,
                                    NULL) != SP_OK)
             memset(&l->steps, 0, sizeof l->steps);
-        if (sp_region_outside_balance(regions[i], f->ranks, f->num_ranks, &l->outside) != SP_OK)
+        /* kept only where some rank waits inside the region: else it is the whole time */
+        if (sp_region_outside_balance(regions[i], f->ranks, f->num_ranks, &l->outside) != SP_OK ||
+            (l->outside.count == l->ranks.count && l->outside.mean == l->ranks.mean))
             memset(&l->outside, 0, sizeof l->outside);
         l->lost = l->ranks.max - l->ranks.mean;
         count++;
