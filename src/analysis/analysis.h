@@ -79,6 +79,10 @@ typedef struct sp_table_row {
     int has_balance;
     uint64_t threads; /* most threads with calls on one rank */
     sp_balance rank_balance, thread_balance;
+    /* Path rows when the results have excluded time attached (state 1): the
+     * rank balance of the time outside it (has_outside 1). */
+    int has_outside;
+    sp_balance outside_balance;
     double start; /* path rows: first start relative to time_origin; fallback rows:
                      absolute first start, or +inf without calls (Python's quirk) */
 } sp_table_row;
@@ -95,6 +99,7 @@ typedef struct sp_table_rows {
     sp_table_row *rows; /* display order */
     int has_session_total;
     double session_total; /* total of the first "scope_profiler.session" row */
+    int excluded_state;   /* sp_results_excluded_state of the results */
 } sp_table_rows;
 
 /* Builds the rows in display order for `sort` (NULL = "start"; §5.3 keys)
@@ -128,5 +133,42 @@ extern const char *const sp_table_columns[];
 sp_status sp_region_balance_over(const sp_mpi_region *region, const uint32_t *ranks,
                                  size_t num_ranks, sp_balance *by_rank, sp_balance *by_thread,
                                  sp_step_balance *steps, sp_error *err);
+
+/* --- time outside MPI waits (docs/parallel.md §2) ------------------------ */
+
+/* Time to leave out when naming the slowest rank: ns a rank spent at a call
+ * path (" > " between regions). The CLI and the report fill it from the
+ * wait states (src/waits, a layer above this one): the waits of each rank's
+ * MPI calls. */
+typedef struct sp_excluded_entry {
+    uint32_t rank;
+    const char *path;
+    int64_t ns;
+} sp_excluded_entry;
+typedef struct sp_excluded_time sp_excluded_time;
+
+typedef enum sp_excluded_scope {
+    SP_EXCLUDED_INSIDE_REGION, /* paths through the region: inside its calls */
+    SP_EXCLUDED_OWN,           /* paths whose innermost region it is: its own time */
+    SP_EXCLUDED_UNDER_PATH     /* the call path itself and the paths below it */
+} sp_excluded_scope;
+
+/* Attaches a copy of the entries to the results (known 1), or records that
+ * the waits are unknown (known 0: the file has no peer records). Every
+ * balance computed afterwards has its "outside" figures. Replaces what was
+ * attached before. SP_ERR_OUT_OF_MEMORY (nothing attached). */
+sp_status sp_results_set_excluded(const sp_results *results, const sp_excluded_entry *entries,
+                                  size_t n, int known);
+/* 0: nothing attached (outputs as before), 1: known, -1: unknown. */
+int sp_results_excluded_state(const sp_results *results);
+/* The attached ns of `rank` that scope selects for `what` (a region name or
+ * a call path); 0 when nothing is attached. */
+int64_t sp_results_excluded_ns(const sp_results *results, uint32_t rank, const char *what,
+                               sp_excluded_scope scope);
+/* The balance over the given ranks (all when NULL or 0) of each rank's time
+ * in the region minus the attached ns inside it. SP_ERR_UNAVAILABLE when the
+ * state is not 1; SP_ERR_OUT_OF_MEMORY. */
+sp_status sp_region_outside_balance(const sp_mpi_region *region, const uint32_t *ranks,
+                                    size_t num_ranks, sp_balance *out);
 
 #endif

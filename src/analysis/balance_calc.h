@@ -22,6 +22,13 @@ typedef struct sp_balance_member {
 void sp_balance_compute(const sp_balance_member *members, size_t n, int thread_figures,
                         sp_balance *out);
 
+/* Each member's total minus the excluded ns that scope selects for `what`
+ * (excluded_time.c; never below 0). x NULL: unchanged. */
+void sp_outside_members(const sp_excluded_time *x, const char *what, sp_excluded_scope scope,
+                        sp_balance_member *m, size_t n);
+int64_t sp_excluded_ns(const sp_excluded_time *x, uint32_t rank, const char *what,
+                       sp_excluded_scope scope);
+
 /* Balance over the ranks of rows (one region) from their totals, and over
  * their (rank, thread) lanes from the calls (columnar files only);
  * *max_threads: most lanes of one row. SP_ERR_OUT_OF_MEMORY. */

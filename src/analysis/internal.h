@@ -85,7 +85,12 @@ struct sp_results {
     size_t num_lanes;
     uint32_t *name_slots; /* region index + 1 by name hash, built on first use (region_lookup.c) */
     size_t name_slots_cap;
+    sp_excluded_time *excluded; /* excluded_time.c: attached by the CLI or the report */
+    int excluded_state;         /* 0 none, 1 known, -1 unknown */
 };
+
+/* Frees what sp_results_set_excluded attached (excluded_time.c). */
+void sp_excluded_time_free(sp_excluded_time *x);
 
 /* end = start + duration, saturating instead of overflowing on damaged data. */
 static inline int64_t sp_end_ns(int64_t start, int64_t duration) {

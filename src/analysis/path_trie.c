@@ -83,6 +83,7 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
     memset(t, 0, sizeof *t);
     size_t total;
     if (alloc_pieces(t, r, &total) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+    t->excluded = r->excluded_state == 1 ? r->excluded : NULL;
     size_t k = 0;
     for (size_t g = 0; g < r->m.num_regions; g++) {
         const char *p = r->m.region_names[g], *sep;

@@ -88,6 +88,7 @@ typedef struct sp_path_trie {
     size_t *region_first;    /* region g: region_pieces[region_first[g] .. region_first[g+1]) */
     uint32_t max_depth;      /* elements per path, the last one a fold (path_depth.h) */
     uint8_t *piece_folded;   /* per piece: some call of it went into a fold node */
+    const sp_excluded_time *excluded; /* the results' (excluded_time.c), or NULL */
 } sp_path_trie;
 
 /* Splits every region name of r into interned elements (then

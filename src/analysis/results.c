@@ -119,6 +119,7 @@ const sp_model *sp_results_model(const sp_results *r) {
 void sp_results_free(sp_results *r) {
     if (!r) return;
     sp_results_build_free(r);
+    sp_excluded_time_free(r->excluded);
     free(r->lanes);
     free(r->name_slots);
     free(r->path_text);

@@ -11,6 +11,7 @@ set(SP_SOURCES_analysis
     meta_value.c
     events.c
     exclusive.c
+    excluded_time.c
     histograms.c
     filter.c
     lanes.c

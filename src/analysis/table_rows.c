@@ -40,7 +40,7 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
     }
 }
 
-static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
+static void path_row_balance(const sp_path_node *n, const sp_excluded_time *x, sp_table_row *row) {
     sp_balance_member stack[16] = {{0, 0, 0.0}}; /* only the first num_ranks are read */
     sp_balance_member *m = n->num_ranks <= 16 ? stack : malloc(n->num_ranks * sizeof *m);
     row->has_balance = m != NULL;
@@ -48,25 +48,32 @@ static void path_row_balance(const sp_path_node *n, sp_table_row *row) {
     for (size_t i = 0; i < n->num_ranks; i++)
         m[i] = (sp_balance_member){n->rank_ids[i], -1, n->rank_totals[i]};
     sp_balance_compute(m, n->num_ranks, 0, &row->rank_balance);
+    if (x) { /* the waits of the MPI calls at and below this path */
+        sp_outside_members(x, row->call_path, SP_EXCLUDED_UNDER_PATH, m, n->num_ranks);
+        sp_balance_compute(m, n->num_ranks, 0, &row->outside_balance);
+        row->has_outside = 1;
+    }
     sp_balance_compute(n->lanes, n->num_lanes, 1, &row->thread_balance);
     row->threads = n->max_threads;
     if (m != stack) free(m);
 }
 
-static void path_row_imbalance(const sp_path_node *n, sp_table_row *row) {
+static void path_row_imbalance(const sp_path_node *n, const sp_excluded_time *x,
+                               sp_table_row *row) {
     double max = 0.0;
     for (size_t i = 0; i < n->num_ranks; i++)
         if (i == 0 || n->rank_totals[i] > max) max = n->rank_totals[i];
     double mean =
         n->num_ranks ? sp_numpy_sum(n->rank_totals, n->num_ranks) / (double)n->num_ranks : 0.0;
     row->imbalance = n->num_ranks < 2 || mean == 0.0 ? 0.0 : (max / mean - 1.0) * 100.0;
-    path_row_balance(n, row);
+    path_row_balance(n, x, row);
 }
 
 /* An aggregate file's path row from its merged histogram rows: no first or
  * last call, std from the rows' squared deviations (when the file has them),
  * percentiles within the histograms' bound. */
-static sp_status hist_row_stats(const sp_path_node *n, sp_table_row *row) {
+static sp_status hist_row_stats(const sp_path_node *n, const sp_excluded_time *x,
+                                sp_table_row *row) {
     row->total = sp_seconds(n->total_ns);
     row->avg = row->total / (double)n->calls;
     row->std = n->has_spread ? sqrt(n->m2 / (double)n->calls) / SP_NS_PER_SECOND : NAN;
@@ -79,13 +86,14 @@ static sp_status hist_row_stats(const sp_path_node *n, sp_table_row *row) {
     row->p50 = sp_hist_percentile(&n->hist, 50.0) / SP_NS_PER_SECOND;
     row->p95 = sp_hist_percentile(&n->hist, 95.0) / SP_NS_PER_SECOND;
     row->p99 = sp_hist_percentile(&n->hist, 99.0) / SP_NS_PER_SECOND;
-    path_row_imbalance(n, row);
+    path_row_imbalance(n, x, row);
     return SP_OK;
 }
 
 /* A path row's statistics from its pooled calls (§5.1 step 4). */
-static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
-    if (n->from_hists) return hist_row_stats(n, row);
+static sp_status path_row_stats(const sp_path_node *n, const sp_excluded_time *x,
+                                sp_table_row *row) {
+    if (n->from_hists) return hist_row_stats(n, x, row);
     size_t calls = (size_t)n->calls;
     node_seq q = {n, 0, 0, 0, 0.0};
     row->total = sp_numpy_sum_gen(calls, node_fill, &q);
@@ -108,7 +116,7 @@ static sp_status path_row_stats(const sp_path_node *n, sp_table_row *row) {
     row->p50 = p[0];
     row->p95 = p[1];
     row->p99 = p[2];
-    path_row_imbalance(n, row);
+    path_row_imbalance(n, x, row);
     return st;
 }
 
@@ -135,7 +143,7 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
         row->has_parent_coverage = 1;
         row->parent_coverage = t->nodes[parent].coverage;
     }
-    sp_status st = path_row_stats(n, row);
+    sp_status st = path_row_stats(n, t->excluded, row);
     sp_node_release(n); /* the largest scratch: release it early */
     if (st != SP_OK) {  /* the caller does not count a failed row: nothing may stay owned */
         free(row->call_path);
@@ -231,6 +239,7 @@ sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filte
         sp_trie_free(&t);
     }
     if (st == SP_OK) st = sp_table_order(out, num_paths, parent, sort_key, err);
+    out->excluded_state = r->excluded_state;
     free(parent);
     free(regions);
     sp_filter_free(f);

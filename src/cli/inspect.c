@@ -225,8 +225,9 @@ static int check_combinations(const inspect_options *o) {
 
 /* The report of one file (nothing with -q). */
 static int report(const sp_results *r, const char *path, const inspect_options *o) {
+    if (o->format != INSPECT_TABLE && !o->balance) return inspect_print_rows(stdout, r, o);
+    inspect_attach_waits(r, path); /* slowest rank: time outside MPI waits */
     if (o->balance) return inspect_print_balance_json(stdout, r, o);
-    if (o->format != INSPECT_TABLE) return inspect_print_rows(stdout, r, o);
     inspect_print_header(stdout, r, path, o);
     int only = o->metadata_only || o->regions_only || o->balance_only || o->mpi_calls_only;
     int rc = 0;

@@ -94,6 +94,10 @@ void inspect_print_waits(FILE *out, const char *path, const inspect_options *o);
  * another file is asked for). */
 struct sp_waits;
 const struct sp_waits *inspect_waits_for(const char *path);
+/* Attaches those waits to r (several ranks), or marks them unknown for a
+ * file with MPI calls but no peer records: the balances then name the
+ * slowest rank by its time outside MPI waits (docs/parallel.md §2). */
+void inspect_attach_waits(const sp_results *r, const char *path);
 
 /* --balance --format json: sp_write_balance_json. Returns 0 or an exit code. */
 int inspect_print_balance_json(FILE *out, const sp_results *r, const inspect_options *o);

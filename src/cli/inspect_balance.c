@@ -20,6 +20,8 @@ enum { MAX_LINES = 10 };
 typedef struct balance_line {
     const sp_mpi_region *region;
     sp_balance ranks;
+    sp_balance outside; /* of the time outside MPI waits, when known and some rank waits
+                           inside the region (count 0 otherwise) */
     sp_step_balance steps;
     double lost; /* max - mean: what the imbalance costs the slowest rank */
 } balance_line;
@@ -50,21 +52,32 @@ static void print_line(FILE *out, const balance_line *l, const sp_waits *w,
                        const inspect_options *o) {
     char text[512];
     fprintf(out, "  %s\n", cli_shown(sp_mpi_region_name(l->region)));
-    snprintf(text, sizeof text,
-             "    imbalance %.2f%%, load balance %.2f%%, slowest rank %u, fastest %u",
-             100.0 * l->ranks.imbalance, 100.0 * l->ranks.load_balance, l->ranks.slowest_rank,
-             l->ranks.fastest_rank);
+    int n = snprintf(text, sizeof text, "    imbalance %.2f%%, load balance %.2f%%, ",
+                     100.0 * l->ranks.imbalance, 100.0 * l->ranks.load_balance);
+    if (n > 0 && (size_t)n < sizeof text && l->outside.count) {
+        char outside[32]; /* with the wait states: who works longest, who least */
+        inspect_duration(outside, sizeof outside, l->outside.max, o);
+        snprintf(text + n, sizeof text - (size_t)n,
+                 "slowest rank %u outside MPI waits (%s%s), fastest %u", l->outside.slowest_rank,
+                 outside, o->seconds ? " s" : "", l->outside.fastest_rank);
+    } else if (n > 0 && (size_t)n < sizeof text) {
+        snprintf(text + n, sizeof text - (size_t)n, "slowest rank %u, fastest %u",
+                 l->ranks.slowest_rank, l->ranks.fastest_rank);
+    }
     cli_print_clauses(out, text, o->fit_to, 2);
     if (w) print_waiting(out, l, w, o);
     const sp_step_balance *s = &l->steps;
     if (s->kind == SP_IMBALANCE_STATIC || s->kind == SP_IMBALANCE_DYNAMIC) {
         char gain[32];
         inspect_duration(gain, sizeof gain, s->saved, o);
+        /* steps compare whole calls: say so where that names another rank */
+        int waits_in = l->outside.count && s->straggler != l->outside.slowest_rank;
         snprintf(text, sizeof text,
-                 "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %s%s to gain",
+                 "    %s: rank %u slowest in %llu of %llu steps (%.0f%%), %s%s to gain%s",
                  sp_imbalance_kind_name(s->kind), s->straggler,
                  (unsigned long long)s->straggler_steps, (unsigned long long)s->steps,
-                 100.0 * s->straggler_share, gain, o->seconds ? " s" : "");
+                 100.0 * s->straggler_share, gain, o->seconds ? " s" : "",
+                 waits_in ? ", MPI waits included" : "");
         cli_print_clauses(out, text, o->fit_to, 2);
     } else if (s->kind == SP_IMBALANCE_BALANCED) {
         snprintf(text, sizeof text, "    balanced step by step (%llu steps)",
@@ -97,6 +110,10 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
         if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, &l->steps,
                                    NULL) != SP_OK)
             memset(&l->steps, 0, sizeof l->steps);
+        /* kept only where some rank waits inside the region: else it is the whole time */
+        if (sp_region_outside_balance(regions[i], f->ranks, f->num_ranks, &l->outside) != SP_OK ||
+            (l->outside.count == l->ranks.count && l->outside.mean == l->ranks.mean))
+            memset(&l->outside, 0, sizeof l->outside);
         l->lost = l->ranks.max - l->ranks.mean;
         count++;
     }
@@ -107,6 +124,11 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
                             o->filter.num_ranks ? o->filter.num_ranks : sp_results_num_ranks(r));
         size_t limit = o->top && o->top < MAX_LINES ? o->top : MAX_LINES; /* --top applies */
         const sp_waits *w = inspect_waits_for(sp_results_path(r));
+        if (sp_results_excluded_state(r) < 0)
+            cli_print_wrapped(out,
+                              "  (slowest rank: its whole time, MPI waits included: the file "
+                              "has no peer records to tell them apart)",
+                              o->fit_to, 3);
         for (size_t i = 0; i < count && i < limit; i++)
             print_line(out, &lines[i], w, o);
         if (count > limit) {

@@ -43,6 +43,10 @@ const sp_waits *inspect_waits_for(const char *path) {
     return cache.present ? &cache.waits : NULL;
 }
 
+void inspect_attach_waits(const sp_results *r, const char *path) {
+    if (sp_results_num_ranks(r) >= 2) sp_waits_attach_to(r, inspect_waits_for(path));
+}
+
 static void print_waits(FILE *out, const sp_waits *w, const inspect_options *o) {
     sp_wait_cause cause;
     if (!sp_waits_largest_cause(w, &cause)) return;

@@ -104,6 +104,9 @@ static sp_status region_objects(const sp_results *r, const sp_filter *filter,
         struct json_object *o = json_object_new_object();
         int ok = o && sp_json_add_string(o, "name", sp_mpi_region_name(regions[i])) &&
                  sp_json_add(o, "ranks", balance_object(&ranks, 0));
+        sp_balance outside; /* with the wait states attached: the time outside MPI waits */
+        if (ok && sp_region_outside_balance(regions[i], sel, num_sel, &outside) == SP_OK)
+            ok = sp_json_add(o, "outside_waits", balance_object(&outside, 0));
         if (ok && columnar)
             ok = sp_json_add(o, "threads", balance_object(&threads, 1)) &&
                  sp_json_add(o, "steps", steps_object(&steps));
@@ -130,6 +133,8 @@ static sp_status path_objects(const sp_results *r, const sp_filter *filter,
                  sp_json_add_int(o, "max_threads_per_rank", (int64_t)row->threads) &&
                  sp_json_add(o, "ranks", balance_object(&row->rank_balance, 0)) &&
                  sp_json_add(o, "threads", balance_object(&row->thread_balance, 1));
+        if (ok && row->has_outside)
+            ok = sp_json_add(o, "outside_waits", balance_object(&row->outside_balance, 0));
         if (!ok) json_object_put(o);
         if (!ok || !sp_json_append(list, o))
             st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -151,6 +156,9 @@ sp_status sp_write_balance_json(const sp_results *results, FILE *out, const sp_f
     int ok = st == SP_OK && sp_json_add_string(doc, "file", sp_results_path(results)) &&
              sp_json_add_int(doc, "ranks", (int64_t)sp_results_num_ranks(results)) &&
              sp_json_add_int(doc, "threads", (int64_t)sp_results_num_threads(results));
+    if (ok && sp_results_excluded_state(results)) /* MPI calls on several ranks */
+        ok = sp_json_add_string(doc, "mpi_waits",
+                                sp_results_excluded_state(results) > 0 ? "known" : "unknown");
     if (ok) {
         ok = sp_json_add(doc, "regions", regions);
         regions = NULL;

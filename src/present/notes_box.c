@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 
 #include "present/py_path.h"
 #include "present/table.h"
@@ -61,6 +62,20 @@ static void add_hints(notes *ns, const char *file_path, int no_events) {
     free(p);
 }
 
+/* What the slowest-rank column compares (docs/parallel.md §2): with the wait
+ * states, the time outside MPI waits; MPI calls without them, whole time. */
+static void slowest_note(notes *ns, const sp_table_rows *rows) {
+    int mpi = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        mpi |= strncmp(rows->rows[i].name, "MPI_", 4) == 0;
+    if (rows->excluded_state == 1)
+        add_text(ns, "slowest rank: the most time outside MPI waits (the wait states of its MPI "
+                     "calls: scope-profiler waits).");
+    else if (rows->excluded_state == -1 && mpi)
+        add_text(ns, "slowest rank: the most time, MPI waits included (unknown: the file has no "
+                     "peer records).");
+}
+
 static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context *ctx) {
     if (ctx->title) {
         sp_textbuf b = SP_TEXTBUF_INIT;
@@ -101,6 +116,7 @@ static void collect(notes *ns, const sp_table_rows *rows, const sp_notes_context
     }
     if (untimed)
         add_text(ns, "Regions shown without timing recorded no calls on the selected ranks.");
+    if (ctx->shows_slowest) slowest_note(ns, rows);
 }
 
 /* One line of the box: its text padded to w, or past the edge when longer. */

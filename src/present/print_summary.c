@@ -49,7 +49,7 @@ sp_status sp_print_summary_units(const sp_results *results, FILE *out,
                             "sp_print_summary: num_columns is set but columns is NULL");
 
     sp_table_column *cols = NULL;
-    sp_table_rows rows = {0, NULL, 0, 0.0};
+    sp_table_rows rows = {0, NULL, 0, 0.0, 0};
     char *title = NULL;
     sp_status st = SP_OK;
     if (options->columns) {

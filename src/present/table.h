@@ -116,6 +116,7 @@ typedef struct sp_notes_context {
     int shows_percentiles; /* a p50/p95/p99 column is shown (their error bound is noted) */
     int no_events;         /* the file keeps no per-call events: no `events` hint (it would fail) */
     int readable;          /* durations carry their unit: the note says so */
+    int shows_slowest;     /* the slowest-rank column is shown (what it compares is noted) */
 } sp_notes_context;
 
 /* Appends the "Info" box (no blank line before or after). */

@@ -97,6 +97,10 @@ static void balance_cell(sp_textbuf *out, const sp_table_row *r, sp_table_column
     int threads_differ = has_threads && threads->imbalance > 0.0;
     switch (c) {
     case SP_COL_SLOWEST:
+        if (r->has_outside) { /* with the wait states: the most time outside MPI waits */
+            ranks = &r->outside_balance;
+            ranks_differ = has_ranks && ranks->count >= 2 && ranks->imbalance > 0.0;
+        }
         if (ranks_differ)
             sp_textbuf_printf(out, "%" PRIu32, ranks->slowest_rank);
         else

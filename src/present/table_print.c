@@ -201,10 +201,13 @@ sp_status sp_table_format_text(sp_textbuf *out, const sp_table_rows *rows,
                                  fmt->max_width,
                                  0,
                                  fmt->no_events,
-                                 fmt->readable};
-        for (size_t j = 0; j < ncols; j++)
+                                 fmt->readable,
+                                 0};
+        for (size_t j = 0; j < ncols; j++) {
             nctx.shows_percentiles |=
                 cols[j] == SP_COL_P50 || cols[j] == SP_COL_P95 || cols[j] == SP_COL_P99;
+            nctx.shows_slowest |= cols[j] == SP_COL_SLOWEST;
+        }
         sp_textbuf_putc(out, '\n');
         sp_notes_box(out, rows, &nctx);
     }

@@ -9,6 +9,7 @@
 #include "plot/plot_internal.h"
 #include "present/text_file.h"
 #include "report/report_internal.h"
+#include "waits/waits.h"
 
 void sp_report_text(sp_report *rp, const char *s) {
     sp_markup_escape(rp->b, s ? s : "");
@@ -190,6 +191,7 @@ char *sp_report_html(const sp_results *const *runs, size_t num_runs,
     sp_palette palette;
     sp_palette_build(rp.r, &palette);
     const sp_palette *before = sp_palette_use(&palette);
+    sp_waits_attach_file(rp.r, sp_results_path(rp.r)); /* slowest: time outside MPI waits */
     sp_status st = sp_table_rows_build(rp.r, &rp.o->filter, NULL, NULL, &rows, err);
     if (st == SP_OK) {
         rp.rows = &rows;

@@ -91,12 +91,19 @@ static void imbalance_card(sp_report *rp, int several_ranks) {
     char v[64], e[32], w[32], who[240], s[900];
     sp_format_seconds(excess, e, sizeof e);
     snprintf(v, sizeof v, "+%s", e);
+    int outside = by_rank && worst->has_outside && worst->outside_balance.count;
     if (by_rank)
-        snprintf(who, sizeof who, "rank %u", b->slowest_rank);
+        snprintf(who, sizeof who, "rank %u",
+                 outside ? worst->outside_balance.slowest_rank : b->slowest_rank);
     else
         sp_lane_name(rp->r, b->slowest_rank, b->slowest_thread, who, sizeof who);
-    int n = snprintf(s, sizeof s, "%s: %s over the mean (+%.1f%%)", sp_report_path(worst), who,
-                     b->imbalance * 100);
+    int n = outside /* with the wait states: who works longest, not who waits longest */
+                ? snprintf(s, sizeof s,
+                           "%s: +%.1f%% over the mean; %s has the most time outside "
+                           "MPI waits",
+                           sp_report_path(worst), b->imbalance * 100, who)
+                : snprintf(s, sizeof s, "%s: %s over the mean (+%.1f%%)", sp_report_path(worst),
+                           who, b->imbalance * 100);
     if (mpi && n > 0 && (size_t)n < sizeof s) {
         sp_format_seconds(wait, w, sizeof w);
         snprintf(s + n, sizeof s - (size_t)n, "; the other ranks wait in %s (up to +%s)",

@@ -261,23 +261,27 @@ static int by_excess_desc(const void *a, const void *b) {
 static int region_balance(const sp_report *rp, const sp_mpi_region *mr, const uint32_t *ranks,
                           size_t nr, balance *out) {
     *out = (balance){mr, 0, INFINITY, -1, 0, 0};
-    double sum = 0;
+    double sum = 0, most = 0;
     for (size_t i = 0; i < nr; i++) {
         const sp_rank_region *rr = sp_mpi_region_rank(mr, ranks[i], NULL);
-        double own = 0;
+        double own = 0, working = 0;
         if (rr) {
             sp_error e;
             own = sp_rank_region_exclusive_duration(rr, &e);
             if (!isfinite(own)) return 0;
+            /* with the wait states: the rank with the most own time outside MPI waits */
+            int64_t waited =
+                sp_results_excluded_ns(rp->r, ranks[i], sp_mpi_region_name(mr), SP_EXCLUDED_OWN);
+            working = own - (double)waited / 1e9;
         }
         sum += own;
         if (own < out->min) out->min = own;
-        if (own > out->max) {
-            out->max = own;
+        if (own > out->max) out->max = own;
+        if (i == 0 || working > most) {
+            most = working;
             out->slowest = ranks[i];
         }
     }
-    (void)rp;
     out->mean = sum / (double)nr;
     out->excess = out->max - out->mean;
     return 1;
@@ -301,10 +305,15 @@ static sp_status balance_rows(sp_report *rp, const uint32_t *ranks, size_t nr, s
             missing = 1;
     }
     qsort(rows, n, sizeof *rows, by_excess_desc);
-    sp_textbuf_append(rp->b,
-                      "<div class=\"scroll\"><table class=\"sortable\" id=\"balance\"><thead><tr><th class=\"name\">"
-                      "region</th><th>mean</th><th>min</th><th>max</th><th>slowest rank</th>"
-                      "<th>excess</th></tr></thead><tbody>\n");
+    sp_textbuf_printf(rp->b,
+                      "<div class=\"scroll\"><table class=\"sortable\" "
+                      "id=\"balance\"><thead><tr><th class=\"name\">"
+                      "region</th><th>mean</th><th>min</th><th>max</th><th>slowest rank%s</th>"
+                      "<th>excess</th></tr></thead><tbody>\n",
+                      sp_results_excluded_state(rp->r) > 0 ? " (time outside MPI waits)"
+                      : sp_results_excluded_state(rp->r) < 0
+                          ? " (MPI waits unknown: no peer records)"
+                          : "");
     for (size_t i = 0; i < n && i < MAX_BALANCE; i++) {
         const char *name = sp_mpi_region_name(rows[i].mr);
         sp_textbuf_append(rp->b, "<tr data-name=\"");

@@ -3,8 +3,10 @@
  * computation that causes most waiting (inspect, the report's headline),
  * and what a rank waits for inside a region (inspect's Load balance).
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/clock_alignment.h"
 #include "format/reader.h"
 #include "waits/waits.h"
@@ -96,4 +98,38 @@ int64_t sp_waits_in_region(const sp_waits *w, uint32_t rank, const char *name, s
         !best_cause(w, rank_in_region, rank, name, 1, c))
         *c = (sp_wait_cause){0, NULL, 0};
     return total;
+}
+
+sp_status sp_waits_attach(const sp_results *r, const sp_waits *w) {
+    if (!w) return sp_results_set_excluded(r, NULL, 0, 0);
+    sp_excluded_entry *e = malloc((w->num_rows ? w->num_rows : 1) * sizeof *e);
+    if (!e) return SP_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < w->num_rows; i++)
+        e[i] =
+            (sp_excluded_entry){w->rows[i].waiting_rank, w->rows[i].call_path, w->rows[i].wait_ns};
+    sp_status st = sp_results_set_excluded(r, e, w->num_rows, 1);
+    free(e);
+    return st;
+}
+
+/* Whether the results hold MPI calls (regions the PMPI wrappers name). */
+static int has_mpi_calls(const sp_results *r) {
+    for (size_t i = 0; i < sp_results_num_regions(r); i++)
+        if (strncmp(sp_results_region_name(r, i), "MPI_", 4) == 0) return 1;
+    return 0;
+}
+
+void sp_waits_attach_to(const sp_results *r, const sp_waits *w) {
+    if (sp_results_num_ranks(r) >= 2 && has_mpi_calls(r)) sp_waits_attach(r, w);
+}
+
+void sp_waits_attach_file(const sp_results *r, const char *path) {
+    sp_waits w;
+    int present = 0;
+    sp_error err = {0};
+    if (!path || sp_results_excluded_state(r) || sp_results_num_ranks(r) < 2 || !has_mpi_calls(r) ||
+        sp_waits_of_file(path, SP_WAITS_EAGER_BYTES, &w, &present, &err) != SP_OK)
+        return; /* nothing said: the balances stay as they were */
+    sp_waits_attach(r, present ? &w : NULL);
+    if (present) sp_waits_free(&w);
 }

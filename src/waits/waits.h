@@ -11,6 +11,7 @@
 
 #include "common/visibility.h"
 #include "model/model.h"
+#include "scope_profiler/results.h"
 
 /* The peer records as read from the file (docs/format.md), one per call. */
 typedef struct sp_peer_table {
@@ -123,5 +124,18 @@ SP_INTERNAL_API int sp_waits_largest_cause(const sp_waits *w, sp_wait_cause *c);
  * most of them (late paths inside MPI calls only when no other is). */
 SP_INTERNAL_API int64_t sp_waits_in_region(const sp_waits *w, uint32_t rank, const char *name,
                                            sp_wait_cause *c);
+
+/* Attaches the waits of every rank's MPI calls to the results as the time
+ * the balances leave out when naming the slowest rank (docs/parallel.md §2;
+ * sp_results_set_excluded); w NULL: the waits are unknown (no peer records).
+ * SP_ERR_OUT_OF_MEMORY. */
+SP_INTERNAL_API sp_status sp_waits_attach(const sp_results *r, const sp_waits *w);
+
+/* For results with MPI calls of several ranks: attaches w, or marks the
+ * waits unknown when w is NULL; nothing for other results. */
+SP_INTERNAL_API void sp_waits_attach_to(const sp_results *r, const sp_waits *w);
+/* The same with the waits of the file `path` (the results' file), computed
+ * here; on a read error nothing is attached. */
+SP_INTERNAL_API void sp_waits_attach_file(const sp_results *r, const char *path);
 
 #endif

@@ -17,6 +17,8 @@
  *   gap.rank{0,2}.h5     ranks 0 and 2 only (merge warns)
  *   aggregate_hist.h5    aggregate layout with our duration histograms (2 ranks)
  *   overlap.h5           calls that do not nest: on rank 1, "b" starts inside "a" and ends after
+ *   mpi_waits.h5         4 ranks with MPI peer records: rank 0 waits longest in "step",
+ *                        rank 1 computes longest (the slowest rank outside MPI waits)
  *   notes.txt            a text file (not a profile)
  *   out/                 where the cases write their outputs
  *
@@ -27,6 +29,8 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+
+#include <hdf5.h>
 
 #include "format/write_aggregate.h"
 #include "format/writer.h"
@@ -302,6 +306,108 @@ static void make_mpi_calls(const char *dir) {
     write_file(dir, "mpi_calls.h5", &m);
 }
 
+/* One int64 column of the peer records. */
+static void peer_column(hid_t g, const char *name, const int64_t *v, size_t n) {
+    hsize_t dims[1] = {n};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t set = H5Dcreate2(g, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    check(set >= 0 &&
+              (!n || H5Dwrite(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0),
+          name);
+    H5Dclose(set);
+    H5Sclose(space);
+}
+
+/* The PMPI wrappers' records of the run below (docs/format.md): one
+ * MPI_Allreduce per rank and step on MPI_COMM_WORLD (id 0), 8 bytes. */
+static void add_peer_records(const char *path, int64_t steps) {
+    enum { RANKS = 4 };
+    int64_t ranks[RANKS * 2], zeros[RANKS * 2], none[RANKS * 2], bytes[RANKS * 2], seq[RANKS * 2];
+    int64_t comm_ranks[RANKS], comm_ids[RANKS], sizes[RANKS], members[RANKS * RANKS], ones[RANKS];
+    size_t n = 0;
+    for (int64_t r = 0; r < RANKS; r++) {
+        for (int64_t k = 0; k < steps; k++, n++) {
+            ranks[n] = r, zeros[n] = 0, none[n] = -1, bytes[n] = 8, seq[n] = k;
+        }
+        comm_ranks[r] = r, comm_ids[r] = 0, sizes[r] = RANKS, ones[r] = 1;
+        for (int64_t k = 0; k < RANKS; k++)
+            members[r * RANKS + k] = k;
+    }
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    check(file >= 0, "H5Fopen");
+    hid_t top = H5Lexists(file, "scope_profiler_c", H5P_DEFAULT) > 0
+                    ? H5Gopen2(file, "scope_profiler_c", H5P_DEFAULT)
+                    : H5Gcreate2(file, "scope_profiler_c", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(top, "mpi_calls", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    check(top >= 0 && g >= 0, "mpi_calls group");
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    hid_t a =
+        H5Acreate2(g, "extension_version", H5T_NATIVE_INT64, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    int64_t version = 1;
+    check(a >= 0 && H5Awrite(a, H5T_NATIVE_INT64, &version) >= 0, "extension_version");
+    H5Aclose(a);
+    H5Sclose(scalar);
+    peer_column(g, "ranks", ranks, n);
+    peer_column(g, "calls", zeros, n);
+    peer_column(g, "peers", none, n);
+    peer_column(g, "tags", none, n);
+    peer_column(g, "communicators", zeros, n);
+    peer_column(g, "bytes", bytes, n);
+    peer_column(g, "aux", seq, n);
+    peer_column(g, "sources", none, n);
+    peer_column(g, "source_tags", none, n);
+    static const char *const completions[] = {"completion_ranks", "completion_requests",
+                                              "completion_sources", "completion_tags"};
+    for (size_t i = 0; i < COUNT(completions); i++)
+        peer_column(g, completions[i], NULL, 0);
+    peer_column(g, "comm_ranks", comm_ranks, RANKS);
+    peer_column(g, "comm_ids", comm_ids, RANKS);
+    peer_column(g, "comm_sizes", sizes, RANKS);
+    peer_column(g, "comm_members", members, RANKS * RANKS);
+    peer_column(g, "complete", ones, RANKS);
+    const char *name[] = {"MPI_Allreduce"};
+    hsize_t one[1] = {1};
+    hid_t space = H5Screate_simple(1, one, NULL), type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    hid_t set = H5Dcreate2(g, "call_names", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    check(set >= 0 && H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, name) >= 0, "call_names");
+    H5Dclose(set);
+    H5Tclose(type);
+    H5Sclose(space);
+    H5Gclose(g);
+    H5Gclose(top);
+    check(H5Fclose(file) >= 0, "H5Fclose");
+}
+
+/* 4 ranks, 2 steps of 100 ms, with peer records (the slowest rank outside MPI
+ * waits, docs/parallel.md §2): rank r spends PREPARE[r] ms in "prepare", then
+ * in "step" computes WORK[r] ms and calls MPI_Allreduce until END[r]. Ranks
+ * 0, 2, 3 wait 70, 20, 20 ms per step for rank 1: "step" lasts 90, 75, 51,
+ * 51 ms, of which 20, 75, 31, 31 outside the waits. */
+static void make_mpi_waits(const char *dir) {
+    static const char *const names[] = {"prepare", "step", "compute", "MPI_Allreduce"};
+    static const int64_t PREPARE[] = {0, 20, 40, 40}, WORK[] = {10, 60, 20, 20},
+                         END[] = {90, 95, 91, 91};
+    call calls[32];
+    size_t n = 0;
+    for (uint32_t r = 0; r < 4; r++)
+        for (int64_t k = 0; k < 2; k++) {
+            int64_t t = T0 + k * 100 * MS, p = t + PREPARE[r] * MS, w = p + WORK[r] * MS;
+            if (PREPARE[r]) calls[n++] = (call){0, r, t, p, NO_THREAD};
+            calls[n++] = (call){1, r, p, t + END[r] * MS, NO_THREAD};
+            calls[n++] = (call){2, r, p, w, NO_THREAD};
+            calls[n++] = (call){3, r, w, t + END[r] * MS, NO_THREAD};
+        }
+    sp_model m;
+    build(&m, names, COUNT(names), calls, n);
+    meta_run(&m, "mpi waits", T0, T0 + 200 * MS);
+    sp_model_meta_int(&m, "mpi_size", 4);
+    write_file(dir, "mpi_waits.h5", &m);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mpi_waits.h5", dir);
+    add_peer_records(path, 2);
+}
+
 /* One rank's file of a 3-rank run (as the MPI library's fallback writes it). */
 static void make_rank_file(const char *dir, uint32_t rank) {
     static const char *const names[][3] = {
@@ -440,6 +546,7 @@ int main(int argc, char **argv) {
     make_long_names(dir);
     make_threads(dir);
     make_mpi_calls(dir);
+    make_mpi_waits(dir);
     for (uint32_t r = 0; r < 3; r++)
         make_rank_file(dir, r);
     make_one_rank(dir, "cb_rank0.h5", 0, 0);

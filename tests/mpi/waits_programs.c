@@ -14,6 +14,11 @@
  *               posting its MPI_Recv (Late Receiver, n*d);
  *   allreduce, barrier  the last rank computes before each collective: every
  *               other rank waits d per call;
+ *   outside     4 ranks, the slowest rank outside MPI waits (issue 25 item 4):
+ *               rank r spends PREPARE_MS[r] in region "prepare", then in
+ *               region "step" computes WORK_MS[r] and calls MPI_Allreduce;
+ *               rank 1 computes longest, but rank 0 enters "step" first and
+ *               waits in the Allreduce, so its "step" is the longest;
  *   threads     MPI_THREAD_MULTIPLE, 2 ranks: each rank's main thread and a
  *               second thread play ping-pong at once (tags 7 and 8); only
  *               rank 1's second thread computes before it replies, so rank
@@ -41,9 +46,13 @@ static void pace(int i) {
     if (left > 0) busy_wait(left);
 }
 
-static void compute(void) {
+static void work(int ms) {
     SP_SCOPE("compute");
-    busy_wait((int64_t)D_MS * 1000000);
+    busy_wait((int64_t)ms * 1000000);
+}
+
+static void compute(void) {
+    work(D_MS);
 }
 
 static void pingpong(int rank, int size) {
@@ -149,6 +158,23 @@ static void collective(int rank, int size, int allreduce) {
     }
 }
 
+/* Per step: arrivals at the Allreduce 10, 80, 60, 60 ms; "step" lasts about
+ * 80, 60, 40, 40 ms, of which 10, 60, 20, 20 outside the waits. */
+static const int PREPARE_MS[4] = {0, 20, 40, 40}, WORK_MS[4] = {10, 60, 20, 20};
+static void outside(int rank) {
+    for (int i = 0; i < N; i++) {
+        pace(i);
+        if (PREPARE_MS[rank % 4]) {
+            SP_SCOPE("prepare");
+            busy_wait((int64_t)PREPARE_MS[rank % 4] * 1000000);
+        }
+        SP_SCOPE("step");
+        work(WORK_MS[rank % 4]);
+        double x = rank, sum = 0;
+        MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+}
+
 int main(int argc, char **argv) {
     int provided = 0;
     if (argc > 1 && strcmp(argv[1], "threads") == 0) {
@@ -190,6 +216,8 @@ int main(int argc, char **argv) {
             collective(rank, size, 0);
         else if (strcmp(s, "threads") == 0)
             threads(rank);
+        else if (strcmp(s, "outside") == 0)
+            outside(rank);
         else
             MPI_Abort(MPI_COMM_WORLD, 2);
     }

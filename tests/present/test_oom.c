@@ -97,7 +97,7 @@ static void test_injection_reaches_the_library(void **state) {
 
 static void test_table_text(void **state) {
     (void)state;
-    sp_table_rows rows = {N(tutorial_rows), (sp_table_row *)tutorial_rows, 0, 0.0};
+    sp_table_rows rows = {N(tutorial_rows), (sp_table_row *)tutorial_rows, 0, 0.0, 0};
     sp_table_format fmt = {NULL, 0, 0, 0, 0, "tutorial 2 - py_tutorial2.h5 (1 rank)", "it's.h5", 0, 0, 0, 0};
     sp_textbuf out = SP_TEXTBUF_INIT;
     sp_error err;

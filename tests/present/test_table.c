@@ -20,7 +20,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static sp_table_rows make_rows(const sp_table_row *rows, size_t n) {
-    sp_table_rows r = {n, (sp_table_row *)rows, 0, 0.0};
+    sp_table_rows r = {n, (sp_table_row *)rows, 0, 0.0, 0};
     for (size_t i = 0; i < n; i++)
         if (!strcmp(rows[i].name, "scope_profiler.session")) {
             r.has_session_total = 1;
@@ -279,7 +279,7 @@ static void test_exact_counts(void **state) {
 
 static void test_no_rows(void **state) {
     (void)state;
-    sp_table_rows r = {0, NULL, 0, 0.0};
+    sp_table_rows r = {0, NULL, 0, 0.0, 0};
     sp_table_format fmt = {NULL, 0, 0, 0, 0, "run - x.h5 (1 rank)", "x.h5", 0, 0, 0, 0};
     char *text = format(&r, &fmt);
     assert_string_equal(text, "run - x.h5 (1 rank)\n  (no regions recorded)\n");

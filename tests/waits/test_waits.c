@@ -16,6 +16,9 @@
 
 #include <cmocka.h>
 
+#include "analysis/analysis.h"
+#include "model/results_model.h"
+#include "scope_profiler/balance.h"
 #include "waits/waits.h"
 
 #define MS 1000000LL
@@ -352,11 +355,156 @@ static void test_cause_and_region_waits(void **state) {
     free_model(&m);
 }
 
+/* The slowest rank outside MPI waits (issue 25 item 4; docs/parallel.md §2).
+ * Rank r prepares PREPARE[r] ms (region "prepare"), then in "step" computes
+ * WORK[r] ms and calls MPI_Allreduce, which ends at END[r]: arrivals 10,
+ * 80, 60, 60 ms, so ranks 0, 2, 3 wait 70, 20, 20 ms for rank 1. "step"
+ * lasts 90, 75, 51, 51 ms (rank 0 longest), 20, 75, 31, 31 ms outside the
+ * waits (rank 1 longest); the Allreduce 80, 15, 31, 31 ms, 10, 15, 11, 11
+ * outside them. */
+static const int64_t PREPARE[] = {0, 20, 40, 40}, WORK[] = {10, 60, 20, 20},
+                     END[] = {90, 95, 91, 91};
+
+static sp_results *outside_run(sp_waits *w) {
+    call calls[16];
+    size_t n = 0;
+    for (uint32_t r = 0; r < 4; r++) {
+        if (PREPARE[r]) calls[n++] = (call){r, "prepare", 0, PREPARE[r]};
+        calls[n++] = (call){r, "step", PREPARE[r], END[r]};
+        calls[n++] = (call){r, "compute", PREPARE[r], PREPARE[r] + WORK[r]};
+        calls[n++] = (call){r, "MPI_Allreduce", PREPARE[r] + WORK[r], END[r]};
+    }
+    sp_model m = build(calls, n);
+    sp_error err = {0};
+    assert_int_equal(sp_waits_compute(&m, NULL, 65536, w, &err), SP_OK);
+    sp_results *r = sp_results_adopt(&m, &err);
+    assert_non_null(r);
+    return r;
+}
+
+static const sp_table_row *row_named(const sp_table_rows *t, const char *path) {
+    for (size_t i = 0; i < t->count; i++)
+        if (t->rows[i].call_path && strcmp(t->rows[i].call_path, path) == 0) return &t->rows[i];
+    fail_msg("no row %s", path);
+    return NULL;
+}
+
+static char *balance_json(const sp_results *r) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    sp_error err = {0};
+    assert_int_equal(sp_write_balance_json(r, f, NULL, &err), SP_OK);
+    fclose(f);
+    return text;
+}
+
+static void test_slowest_outside_waits(void **state) {
+    (void)state;
+    sp_waits w;
+    sp_results *r = outside_run(&w);
+    const sp_mpi_region *step = sp_results_get(r, "step", NULL);
+    const sp_mpi_region *allreduce = sp_results_get(r, "MPI_Allreduce", NULL);
+    sp_balance b, out;
+    /* nothing attached: as before, and no outside figures */
+    assert_int_equal(sp_results_excluded_state(r), 0);
+    assert_int_equal(sp_region_outside_balance(step, NULL, 0, &out), SP_ERR_UNAVAILABLE);
+    assert_int_equal(sp_waits_attach(r, &w), SP_OK);
+    assert_int_equal(sp_results_excluded_state(r), 1);
+    static const int64_t waited[] = {70, 0, 20, 20};
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(sp_results_excluded_ns(r, k, "step", SP_EXCLUDED_INSIDE_REGION),
+                         waited[k] * MS);
+        assert_int_equal(sp_results_excluded_ns(r, k, "MPI_Allreduce", SP_EXCLUDED_OWN),
+                         waited[k] * MS);
+        assert_int_equal(sp_results_excluded_ns(r, k, "step", SP_EXCLUDED_OWN), 0);
+        assert_int_equal(sp_results_excluded_ns(r, k, "compute", SP_EXCLUDED_INSIDE_REGION), 0);
+        assert_int_equal(sp_results_excluded_ns(r, k, "ste", SP_EXCLUDED_INSIDE_REGION), 0);
+        assert_int_equal(
+            sp_results_excluded_ns(r, k, "step > MPI_Allreduce", SP_EXCLUDED_UNDER_PATH),
+            waited[k] * MS);
+        assert_int_equal(sp_results_excluded_ns(r, k, "step > compute", SP_EXCLUDED_UNDER_PATH), 0);
+    }
+    /* the whole time names rank 0, the time outside the waits rank 1 */
+    assert_int_equal(sp_mpi_region_rank_balance(step, &b, NULL), SP_OK);
+    assert_int_equal(b.slowest_rank, 0);
+    assert_near(b.max, 0.090);
+    assert_int_equal(sp_region_outside_balance(step, NULL, 0, &out), SP_OK);
+    assert_int_equal(out.count, 4);
+    assert_int_equal(out.slowest_rank, 1);
+    assert_near(out.max, 0.075);
+    assert_int_equal(out.fastest_rank, 0);
+    assert_near(out.min, 0.020);
+    assert_near(out.mean, (20 + 75 + 31 + 31) / 4.0 / 1000);
+    assert_int_equal(sp_mpi_region_rank_balance(allreduce, &b, NULL), SP_OK);
+    assert_int_equal(b.slowest_rank, 0);
+    assert_int_equal(sp_region_outside_balance(allreduce, NULL, 0, &out), SP_OK);
+    assert_int_equal(out.slowest_rank, 1);
+    assert_near(out.max, 0.015);
+    assert_near(out.min, 0.010);
+    /* --ranks 0,2,3: rank 2 (31 ms, the lowest of the tie with rank 3) */
+    static const uint32_t some[] = {0, 2, 3};
+    assert_int_equal(sp_region_outside_balance(step, some, 3, &out), SP_OK);
+    assert_int_equal(out.count, 3);
+    assert_int_equal(out.slowest_rank, 2);
+    assert_near(out.max, 0.031);
+    /* the table's path rows */
+    sp_table_rows t;
+    sp_error err = {0};
+    assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &t, &err), SP_OK);
+    assert_int_equal(t.excluded_state, 1);
+    const sp_table_row *row = row_named(&t, "step");
+    assert_true(row->has_outside);
+    assert_int_equal(row->rank_balance.slowest_rank, 0);
+    assert_int_equal(row->outside_balance.slowest_rank, 1);
+    assert_near(row->outside_balance.max, 0.075);
+    row = row_named(&t, "step > MPI_Allreduce");
+    assert_int_equal(row->rank_balance.slowest_rank, 0);
+    assert_int_equal(row->outside_balance.slowest_rank, 1);
+    assert_near(row->outside_balance.max, 0.015);
+    row = row_named(&t, "step > compute");
+    assert_int_equal(row->outside_balance.slowest_rank, 1);
+    assert_near(row->outside_balance.max, 0.060);
+    sp_table_rows_free(&t);
+    /* the balance JSON: a field of its own, the old ones unchanged */
+    char *json = balance_json(r);
+    assert_non_null(strstr(json, "\n  \"mpi_waits\": \"known\",\n"));
+    const char *at = strstr(json, "\"name\": \"step\",\n      \"ranks\": {");
+    assert_non_null(at);
+    assert_non_null(strstr(at, "\"max\": 0.09,\n        \"min\": 0.051,"));
+    assert_non_null(strstr(at, "\"slowest_rank\": 0,\n        \"fastest_rank\": 2\n      },\n"
+                               "      \"outside_waits\": {\n        \"ranks\": 4,\n"
+                               "        \"mean\": 0.03925,\n        \"max\": 0.075,\n"
+                               "        \"min\": 0.02,"));
+    at = strstr(at, "\"outside_waits\"");
+    assert_non_null(strstr(at, "\"slowest_rank\": 1,\n        \"fastest_rank\": 0\n      },"));
+    free(json);
+    /* waits unknown (no peer records): as before, and said */
+    assert_int_equal(sp_waits_attach(r, NULL), SP_OK);
+    assert_int_equal(sp_results_excluded_state(r), -1);
+    assert_int_equal(sp_region_outside_balance(step, NULL, 0, &out), SP_ERR_UNAVAILABLE);
+    assert_int_equal(sp_table_rows_build(r, NULL, NULL, NULL, &t, &err), SP_OK);
+    assert_int_equal(t.excluded_state, -1);
+    assert_false(row_named(&t, "step")->has_outside);
+    sp_table_rows_free(&t);
+    json = balance_json(r);
+    assert_non_null(strstr(json, "\n  \"mpi_waits\": \"unknown\",\n"));
+    assert_null(strstr(json, "outside_waits"));
+    free(json);
+    sp_waits_free(&w);
+    sp_results_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_barrier_pop),   cmocka_unit_test(test_serialised_exchange),
-        cmocka_unit_test(test_late_receiver), cmocka_unit_test(test_irecv_waitall_unmatched),
-        cmocka_unit_test(test_unaligned),     cmocka_unit_test(test_cause_and_region_waits),
+        cmocka_unit_test(test_barrier_pop),
+        cmocka_unit_test(test_serialised_exchange),
+        cmocka_unit_test(test_late_receiver),
+        cmocka_unit_test(test_irecv_waitall_unmatched),
+        cmocka_unit_test(test_unaligned),
+        cmocka_unit_test(test_cause_and_region_waits),
+        cmocka_unit_test(test_slowest_outside_waits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
