@@ -392,17 +392,34 @@ static herr_t read_attribute_all(hid_t attr, hid_t mem_type, void *buf) {
     return H5Aread(attr, mem_type, buf);
 }
 
+size_t sp_rd_vlen_char_size(hid_t type) {
+    /* H5Tencode's form: object kind and encoding version (2 bytes), then the
+     * datatype message: class and version, 3 bytes of class bits, the size
+     * (4 bytes), and for a variable-length type its base type in the same
+     * form, whose size is at bytes 4-7. */
+    enum { head = 2, fixed = 8, need = head + fixed + fixed };
+    size_t n = 0;
+    if (H5Tencode(type, NULL, &n) < 0 || n < need || n > 4096) return 0;
+    unsigned char buf[4096];
+    if (H5Tencode(type, buf, &n) < 0 || (buf[head] & 0x0f) != H5T_VLEN) return 0;
+    const unsigned char *base_size = buf + head + fixed + 4;
+    return (size_t)base_size[0] | (size_t)base_size[1] << 8 | (size_t)base_size[2] << 16 |
+           (size_t)base_size[3] << 24;
+}
+
 const char *sp_rd_string_type_problem(hid_t type, char *buf, size_t size) {
     H5T_cset_t cset = H5Tget_cset(type);
     H5T_str_t pad = H5Tget_strpad(type);
     int variable = H5Tis_variable_str(type);
-    size_t bytes = H5Tget_size(type);
+    size_t bytes = H5Tget_size(type), chars = 1;
     if (H5Tget_class(type) != H5T_STRING || variable < 0)
         snprintf(buf, size, "a type that is not a string type");
     else if (cset != H5T_CSET_ASCII && cset != H5T_CSET_UTF8)
         snprintf(buf, size, "strings of an unknown character set (%d)", (int)cset);
     else if (pad != H5T_STR_NULLTERM && pad != H5T_STR_NULLPAD && pad != H5T_STR_SPACEPAD)
         snprintf(buf, size, "strings of an unknown padding (%d)", (int)pad);
+    else if (variable && (chars = sp_rd_vlen_char_size(type)) != 1)
+        snprintf(buf, size, "variable-length strings of %zu-byte characters", chars);
     else if (!variable && (bytes == 0 || bytes > SP_MAX_STRING_BYTES))
         snprintf(buf, size, "fixed-length strings of %zu bytes (at most %u MiB are read)", bytes,
                  SP_MAX_STRING_BYTES >> 20);

@@ -87,6 +87,11 @@ sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *r
  * that much memory is allocated for it (a damaged header can claim any extent). */
 sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size);
 
+/* The size of one character of a variable-length string type as the file
+ * stores it (1 in every sound file; a damaged base type claims more, and
+ * libhdf5 zero-fills that many bytes per character), 0 when unknown. */
+size_t sp_rd_vlen_char_size(hid_t type);
+
 /* NULL when `type` is a string type the reader converts safely; else what is
  * wrong with it ("fixed-length strings of 4294967295 bytes, more than ..."),
  * written to buf. Checked before any string is read: class, character set,
