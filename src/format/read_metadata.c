@@ -193,7 +193,10 @@ static sp_status store_attribute(sp_rd *rd, sp_model *m, const char *key, hid_t 
     sp_status st;
     char why[128];
     if (cls == H5T_STRING && sp_rd_string_type_problem(type, why, sizeof why))
-        st = sp_rd_damaged(rd, "the attribute %s of /metadata holds %s", key, why);
+        st = sp_rd_damaged(rd,
+                           "the attribute %s of /metadata holds %s; deleting it (h5py: del "
+                           "f['metadata'].attrs['%s']) lets the rest of the profile be read",
+                           key, why, key);
     else if (shape == H5S_NULL)
         st = sp_model_meta_string(m, key, "");
     else if (scalar && cls == H5T_INTEGER)
