@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "format/layout_check.h"
 #include "format/vlen_facts.h"
 
 /* gzip never compresses by much more than 1:1032; a claimed extent far past
@@ -15,12 +16,15 @@
 #define MAX_COMPRESSION_RATIO 1100u
 #define SMALL_READ_BYTES      (1u << 20)
 
+/* The object's kind from its header, without opening it: opening a dataset
+ * decodes its layout, which libhdf5 1.10 can crash on (layout_check.h). */
 static sp_rd_kind kind_of_object(hid_t loc, const char *path) {
-    hid_t obj = H5Oopen(loc, path, H5P_DEFAULT);
-    if (obj < 0) return SP_RD_ABSENT;
-    H5I_type_t type = H5Iget_type(obj);
-    H5Oclose(obj);
-    return type == H5I_GROUP ? SP_RD_GROUP : type == H5I_DATASET ? SP_RD_DATASET : SP_RD_OTHER;
+    H5O_info_t info;
+    if (H5Oget_info_by_name2(loc, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
+        return SP_RD_ABSENT;
+    return info.type == H5O_TYPE_GROUP     ? SP_RD_GROUP
+           : info.type == H5O_TYPE_DATASET ? SP_RD_DATASET
+                                           : SP_RD_OTHER;
 }
 
 /* External links could pull in other files: only links inside this file count. */
@@ -137,6 +141,10 @@ sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n) {
     if (kind != SP_RD_DATASET)
         return sp_error_set(rd->err, SP_ERR_BAD_DATASET, "%s: %s is a %s, expected a 1-D dataset",
                             rd->path, path, kind == SP_RD_GROUP ? "group" : "named datatype");
+    char why[128];
+    int layout = sp_layout_problem(rd->file, path, why, sizeof why);
+    if (layout == -2) return sp_rd_no_memory(rd);
+    if (layout < 0) return sp_rd_damaged(rd, "%s is stored in %s", path, why);
     hid_t d = H5Dopen2(rd->file, path, H5P_DEFAULT);
     if (d < 0) return sp_rd_damaged(rd, "cannot open %s", path);
     sp_status st = check_one_dimensional(rd, d, path, n);
@@ -162,6 +170,34 @@ sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t 
                         path, name, expected);
 }
 
+/* The bytes one element of `type` takes in the file, 0 when unknown (a
+ * variable-length type other than a string, or a file we cannot check). */
+static size_t stored_element_size(hid_t file, hid_t type) {
+    if (H5Tis_variable_str(type) > 0) {
+        sp_vlen_file f;
+        return sp_vlen_file_of(file, &f) ? sp_vlen_ref_size(f.address_size) : 0;
+    }
+    return H5Tdetect_class(type, H5T_VLEN) == 0 ? H5Tget_size(type) : 0;
+}
+
+/* libhdf5 1.10 copies a compact dataset's elements out of its object header
+ * without checking that the header holds them all (SIGSEGV in
+ * H5VM_memcpyvv: tests/fuzz/regressions_bytes/h5d-compact-size.bin). */
+static sp_status check_compact(sp_rd *rd, hid_t ds, const char *path, size_t n) {
+    hid_t dcpl = H5Dget_create_plist(ds);
+    H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (layout != H5D_COMPACT) return SP_OK;
+    hid_t type = H5Dget_type(ds);
+    size_t elem = type >= 0 ? stored_element_size(rd->file, type) : 0;
+    if (type >= 0) H5Tclose(type);
+    uint64_t stored = H5Dget_storage_size(ds);
+    if (elem == 0 || n > UINT64_MAX / elem || stored == (uint64_t)n * elem) return SP_OK;
+    return sp_rd_damaged(
+        rd, "%s is a compact dataset of %" PRIu64 " bytes; its %zu element(s) need %" PRIu64, path,
+        stored, n, (uint64_t)n * elem);
+}
+
 sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size) {
     if (n == 0) return SP_OK;
     if (elem_size == 0 || n > SIZE_MAX / elem_size)
@@ -174,6 +210,8 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
     if (ftype >= 0) H5Tclose(ftype);
     if ((cls == H5T_INTEGER || cls == H5T_FLOAT) && (fsize == 0 || fsize > 16))
         return sp_rd_damaged(rd, "%s stores numbers of %zu bytes", path, fsize);
+    sp_status st = check_compact(rd, ds, path, n);
+    if (st) return st;
     uint64_t bytes = (uint64_t)n * elem_size;
     uint64_t stored = H5Dget_storage_size(ds);
     if (bytes > SMALL_READ_BYTES && bytes / MAX_COMPRESSION_RATIO > stored)
