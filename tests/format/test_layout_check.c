@@ -24,19 +24,6 @@
 
 #define COLUMN "/events/parent_ids"
 
-static unsigned char *load(const char *path, size_t *n) {
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    unsigned char *bytes = malloc((size_t)st.st_size);
-    assert_non_null(bytes);
-    int fd = open(path, O_RDONLY);
-    assert_true(fd >= 0);
-    assert_int_equal(read(fd, bytes, (size_t)st.st_size), st.st_size);
-    close(fd);
-    *n = (size_t)st.st_size;
-    return bytes;
-}
-
 static void store(const char *path, const unsigned char *bytes, size_t n) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     assert_true(fd >= 0);
@@ -48,7 +35,7 @@ static const char *fixture_copy(const char *name) {
     char source[4096];
     snprintf(source, sizeof source, "%s/../fixtures/py_tutorial2.h5", SP_TEST_SOURCE_DIR);
     size_t n;
-    unsigned char *bytes = load(source, &n);
+    unsigned char *bytes = fs_load(source, &n);
     const char *path = fs_path(name);
     store(path, bytes, n);
     free(bytes);
@@ -88,7 +75,7 @@ static const char *chunked_copy(const char *name) {
 /* Offset of the first chunk dimension in the chunked copy's layout message. */
 static size_t chunk_dimension_offset(const char *path) {
     size_t n;
-    unsigned char *bytes = load(path, &n);
+    unsigned char *bytes = fs_load(path, &n);
     size_t found = 0, count = 0;
     for (size_t i = 0; i + 19 <= n; i++) {
         static const unsigned char dims[8] = {4, 0, 0, 0, 8, 0, 0, 0};
@@ -147,7 +134,7 @@ static void compact_size_short_of_the_elements_is_damage(void **state) {
     assert_memory_equal(compact.parent_ids, original.parent_ids,
                         original.num_events * sizeof *original.parent_ids);
     size_t bytes = original.num_events * 8, n, found = 0, count = 0;
-    unsigned char *file = load(path, &n);
+    unsigned char *file = fs_load(path, &n);
     for (size_t i = 0; i + 4 + bytes <= n; i++)
         if (file[i] == 3 && file[i + 1] == 0 && file[i + 2] == (bytes & 0xff) &&
             file[i + 3] == (bytes >> 8) && memcmp(file + i + 4, original.parent_ids, bytes) == 0) {

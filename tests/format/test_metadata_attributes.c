@@ -129,24 +129,11 @@ static void every_kind_reads_in_place(void **state) {
     sp_model_clear(&m);
 }
 
-static unsigned char *load(const char *path, size_t *n) {
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    unsigned char *bytes = malloc((size_t)st.st_size);
-    assert_non_null(bytes);
-    int fd = open(path, O_RDONLY);
-    assert_true(fd >= 0);
-    assert_int_equal(read(fd, bytes, (size_t)st.st_size), st.st_size);
-    close(fd);
-    *n = (size_t)st.st_size;
-    return bytes;
-}
-
 /* Where a_text's stored string type names the size of its characters: the
  * base type after the attribute's name (fixed-point, version 1, 1 byte). */
 static off_t character_size_of_a_text(const char *path) {
     size_t n;
-    unsigned char *bytes = load(path, &n);
+    unsigned char *bytes = fs_load(path, &n);
     const unsigned char *name = memmem(bytes, n, "a_text", 7);
     assert_non_null(name);
     static const unsigned char base[8] = {0x10, 0, 0, 0, 1, 0, 0, 0};
