@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
-#include "format/layout_check.h"
+#include "format/header_check.h"
 #include "format/vlen_facts.h"
 
 /* gzip never compresses by much more than 1:1032; a claimed extent far past
@@ -16,12 +16,25 @@
 #define MAX_COMPRESSION_RATIO 1100u
 #define SMALL_READ_BYTES      (1u << 20)
 
+/* Why the last object sp_rd_kind_of called SP_RD_DAMAGED is damaged. */
+static _Thread_local char damage_why[512];
+
+/* Whether libhdf5 may use the header of the object at path (header_check.h). */
+static int header_sound(hid_t loc, const char *path) {
+    char why[160];
+    int rc = sp_header_problem(loc, path, why, sizeof why);
+    if (rc == -2) snprintf(why, sizeof why, "cannot be checked (out of memory)");
+    if (rc) snprintf(damage_why, sizeof damage_why, "the header of %.200s %s", path, why);
+    return rc == 0;
+}
+
 /* The object's kind from its header, without opening it: opening a dataset
- * decodes its layout, which libhdf5 1.10 can crash on (layout_check.h). */
+ * decodes its layout, which libhdf5 1.10 can crash on. */
 static sp_rd_kind kind_of_object(hid_t loc, const char *path) {
     H5O_info_t info;
     if (H5Oget_info_by_name2(loc, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
         return SP_RD_ABSENT;
+    if (!header_sound(loc, path)) return SP_RD_DAMAGED;
     return info.type == H5O_TYPE_GROUP     ? SP_RD_GROUP
            : info.type == H5O_TYPE_DATASET ? SP_RD_DATASET
                                            : SP_RD_OTHER;
@@ -35,6 +48,10 @@ static int link_is_local(hid_t loc, const char *path) {
     return info.type == H5L_TYPE_HARD || info.type == H5L_TYPE_SOFT;
 }
 
+const char *sp_rd_damage_of_kind(void) {
+    return damage_why;
+}
+
 sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
     if (strcmp(path, "/") == 0) return SP_RD_GROUP;
     char small[512];
@@ -44,16 +61,18 @@ sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
     char *prefix = len < sizeof small ? small : malloc(len + 1);
     if (!prefix) return SP_RD_ABSENT;
     memcpy(prefix, path, len + 1);
-    int ok = 1;
+    /* every group on the way is checked before libhdf5 looks a link up in it */
+    int ok = 1, sound = header_sound(loc, "/");
     /* H5Lexists fails instead of answering when an intermediate group is missing. */
-    for (char *slash = strchr(prefix + 1, '/'); ok && slash; slash = strchr(slash + 1, '/')) {
+    for (char *slash = strchr(prefix + 1, '/'); ok && sound && slash;
+         slash = strchr(slash + 1, '/')) {
         *slash = '\0';
-        ok = link_is_local(loc, prefix);
+        ok = link_is_local(loc, prefix) && (sound = header_sound(loc, prefix));
         *slash = '/';
     }
-    ok = ok && link_is_local(loc, prefix);
+    ok = ok && sound && link_is_local(loc, prefix);
     if (prefix != small) free(prefix);
-    return ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
+    return !sound ? SP_RD_DAMAGED : ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
 }
 
 void sp_rd_type_name(hid_t type, char *buf, size_t size) {
@@ -138,13 +157,11 @@ sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n) {
     *n = 0;
     sp_rd_kind kind = sp_rd_kind_of(rd->file, path);
     if (kind == SP_RD_ABSENT) return sp_rd_damaged(rd, "%s is missing", path);
+    if (kind == SP_RD_DAMAGED)
+        return sp_rd_damaged(rd, "%s cannot be read: %s", path, sp_rd_damage_of_kind());
     if (kind != SP_RD_DATASET)
         return sp_error_set(rd->err, SP_ERR_BAD_DATASET, "%s: %s is a %s, expected a 1-D dataset",
                             rd->path, path, kind == SP_RD_GROUP ? "group" : "named datatype");
-    char why[128];
-    int layout = sp_layout_problem(rd->file, path, why, sizeof why);
-    if (layout == -2) return sp_rd_no_memory(rd);
-    if (layout < 0) return sp_rd_damaged(rd, "%s is stored in %s", path, why);
     hid_t d = H5Dopen2(rd->file, path, H5P_DEFAULT);
     if (d < 0) return sp_rd_damaged(rd, "cannot open %s", path);
     sp_status st = check_one_dimensional(rd, d, path, n);

@@ -1,7 +1,7 @@
 /*
  * Dataset layouts checked before libhdf5 reaches them (issue 22 item 8):
  * chunked layouts in the object header before the dataset is opened
- * (src/format/layout_check.c; libhdf5 1.10 divides by each chunk dimension
+ * (src/format/header_check.c; libhdf5 1.10 divides by each chunk dimension
  * while opening: SIGFPE), compact ones against their elements before
  * H5Dread (h5_read.c; libhdf5 copies past the header). The Python fixture's
  * /events/parent_ids is rewritten in a copy and edited byte by byte.
@@ -117,8 +117,8 @@ static void chunk_dimension_of_zero_is_damage(void **state) {
     const char *path = chunked_copy("zero_dimension.h5");
     patch_byte(path, chunk_dimension_offset(path), 0);
     fs_expect_error(path, SP_ERR_DAMAGED,
-                    "damaged profile: " COLUMN
-                    " is stored in chunks of size 0 in dimension 0 of 2");
+                    "damaged profile: " COLUMN " cannot be read: the header of " COLUMN
+                    " describes chunks of size 0 in dimension 0 of 2");
 }
 
 /* A compact copy (version-3 layout message: 3, 0 (compact), the size in 2
@@ -176,8 +176,22 @@ static void chunked_layout_without_dimensions_is_damage(void **state) {
     snprintf(path, sizeof path, "%s/../fuzz/regressions_bytes/h5d-chunk-dimensions-zero.bin",
              SP_TEST_SOURCE_DIR);
     fs_expect_error(path, SP_ERR_DAMAGED,
-                    "damaged profile: " COLUMN
-                    " is stored in chunks described by 0 dimension(s), at least 2 are needed");
+                    "damaged profile: " COLUMN " cannot be read: the header of " COLUMN
+                    " describes chunks of 0 dimension(s), at least 2 are needed");
+}
+
+/* The fuzzer's find: /region_table's symbol table message names a B-tree
+ * far past the end of the file and an undefined local heap (libhdf5 read
+ * from a NULL buffer looking up /region_table/names: SIGSEGV). */
+static void group_symbol_table_past_the_file_is_damage(void **state) {
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../fuzz/regressions_bytes/h5g-symbol-table-address.bin",
+             SP_TEST_SOURCE_DIR);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "damaged profile: /region_table/names cannot be read: the header of "
+                    "/region_table places its links' B-tree at byte 18374688678699418962, past "
+                    "the end of the file (24283 bytes)");
 }
 
 int main(void) {
@@ -187,6 +201,7 @@ int main(void) {
         cmocka_unit_test(chunked_layout_without_dimensions_is_damage),
         cmocka_unit_test(compact_size_short_of_the_elements_is_damage),
         cmocka_unit_test(compact_layout_of_0_bytes_is_damage),
+        cmocka_unit_test(group_symbol_table_past_the_file_is_damage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

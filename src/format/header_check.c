@@ -1,4 +1,4 @@
-#include "format/layout_check.h"
+#include "format/header_check.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #define MSG_LAYOUT       0x0008
 #define MSG_CONTINUATION 0x0010
+#define MSG_SYMBOL_TABLE 0x0011
 #define LAYOUT_CHUNKED   2
 #define MAX_CHUNKS       64         /* header chunks followed; more is left to libhdf5 */
 #define MAX_CHUNK_BYTES  (1u << 20) /* an object header chunk is at most 64 KiB in practice */
@@ -52,16 +53,36 @@ static int check_layout(const uint8_t *d, size_t n, size_t address_size, char *w
         return 0;
     }
     if (ndims < 2) { /* a chunk's rank, plus the element size */
-        snprintf(why, why_size, "chunks described by %zu dimension(s), at least 2 are needed",
+        snprintf(why, why_size, "describes chunks of %zu dimension(s), at least 2 are needed",
                  ndims);
         return -1;
     }
     if (dims_at > n || ndims > (n - dims_at) / dim_bytes) return 0;
     for (size_t i = 0; i < ndims; i++)
         if (little_endian(d + dims_at + i * dim_bytes, dim_bytes) == 0) {
-            snprintf(why, why_size, "chunks of size 0 in dimension %zu of %zu", i, ndims);
+            snprintf(why, why_size, "describes chunks of size 0 in dimension %zu of %zu", i, ndims);
             return -1;
         }
+    return 0;
+}
+
+/* An old-style group: its links' B-tree and their names' local heap must lie
+ * in the file (libhdf5 1.10 read from a NULL buffer for an undefined heap
+ * address: SIGSEGV in H5F__accum_read from H5G__stab_lookup). */
+static int check_symbol_table(const sp_vlen_file *f, const uint8_t *d, size_t n, char *why,
+                              size_t why_size) {
+    size_t a = f->address_size;
+    if (n < 2 * a) return 0;
+    static const char *const what[2] = {"its links' B-tree", "its link names' local heap"};
+    for (int i = 0; i < 2; i++) {
+        uint64_t at = little_endian(d + i * a, a);
+        if (at >= f->eof) {
+            snprintf(why, why_size,
+                     "places %s at byte %" PRIu64 ", past the end of the file (%" PRIu64 " bytes)",
+                     what[i], at, f->eof);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -85,6 +106,8 @@ static int walk_messages(header_walk *w, const uint8_t *chunk, size_t at, size_t
         if (type == MSG_LAYOUT &&
             check_layout(data, size, w->file->address_size, why, why_size) < 0)
             return -1;
+        if (type == MSG_SYMBOL_TABLE && check_symbol_table(w->file, data, size, why, why_size) < 0)
+            return -1;
         if (type == MSG_CONTINUATION) note_continuation(w, data, size);
         at += head + size;
     }
@@ -96,18 +119,25 @@ static int readable(const sp_vlen_file *f, uint64_t at, uint64_t n) {
     return n > 0 && n <= MAX_CHUNK_BYTES && at <= f->eof && n <= f->eof - at;
 }
 
-/* A header chunk in memory: *out NULL when it cannot be read (libhdf5
- * decides); -2 out of memory. */
-static int read_chunk(const sp_vlen_file *f, uint64_t at, uint64_t n, uint8_t **out) {
+#define SMALL_CHUNK 4096 /* most header chunks: read on the stack */
+
+/* A header chunk in memory (in small when it fits, else allocated): *out
+ * NULL when it cannot be read (libhdf5 decides); -2 out of memory. */
+static int read_chunk(const sp_vlen_file *f, uint64_t at, uint64_t n, uint8_t *small,
+                      uint8_t **out) {
     *out = NULL;
     if (!readable(f, at, n)) return 0;
-    uint8_t *bytes = malloc((size_t)n);
+    uint8_t *bytes = n <= SMALL_CHUNK ? small : malloc((size_t)n);
     if (!bytes) return -2;
     if (pread(f->fd, bytes, (size_t)n, (off_t)at) == (ssize_t)n)
         *out = bytes;
-    else
+    else if (bytes != small)
         free(bytes);
     return 0;
+}
+
+static void release_chunk(uint8_t *chunk, const uint8_t *small) {
+    if (chunk != small) free(chunk);
 }
 
 /* The first chunk: its prefix says the version and where the messages are. */
@@ -132,38 +162,37 @@ static int walk_first(header_walk *w, uint64_t address, char *why, size_t why_si
     } else {
         return 0; /* not an object header we know: libhdf5 decides */
     }
-    uint8_t *chunk;
-    if (read_chunk(w->file, address, at + size, &chunk) < 0) return -2;
+    uint8_t small[SMALL_CHUNK], *chunk;
+    if (read_chunk(w->file, address, at + size, small, &chunk) < 0) return -2;
     int rc = chunk ? walk_messages(w, chunk, (size_t)at, (size_t)(at + size), why, why_size) : 0;
-    free(chunk);
+    release_chunk(chunk, small);
     return rc;
 }
 
 static int walk_continuation(header_walk *w, uint64_t address, uint64_t length, char *why,
                              size_t why_size) {
-    uint8_t *chunk;
-    if (read_chunk(w->file, address, length, &chunk) < 0) return -2;
+    uint8_t small[SMALL_CHUNK], *chunk;
+    if (read_chunk(w->file, address, length, small, &chunk) < 0) return -2;
     if (!chunk) return 0;
     size_t at = 0, end = (size_t)length;
     if (w->version == 2) { /* "OCHK", messages, checksum */
         if (length < 8 || memcmp(chunk, "OCHK", 4) != 0) {
-            free(chunk);
+            release_chunk(chunk, small);
             return 0;
         }
         at = 4;
         end -= 4;
     }
     int rc = walk_messages(w, chunk, at, end, why, why_size);
-    free(chunk);
+    release_chunk(chunk, small);
     return rc;
 }
 
-int sp_layout_problem(hid_t file, const char *path, char *why, size_t why_size) {
+int sp_header_problem(hid_t file, const char *path, char *why, size_t why_size) {
     sp_vlen_file f;
     H5O_info_t info;
     if (!sp_vlen_file_of(file, &f) ||
-        H5Oget_info_by_name2(file, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0 ||
-        info.type != H5O_TYPE_DATASET)
+        H5Oget_info_by_name2(file, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
         return 0;
     header_walk w = {.file = &f};
     int rc = walk_first(&w, info.addr, why, why_size);
