@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "format/header_check.h"
 #include "format/vlen_facts.h"
 
 /* gzip never compresses by much more than 1:1032; a claimed extent far past
@@ -15,12 +16,28 @@
 #define MAX_COMPRESSION_RATIO 1100u
 #define SMALL_READ_BYTES      (1u << 20)
 
+/* Why the last object sp_rd_kind_of called SP_RD_DAMAGED is damaged. */
+static _Thread_local char damage_why[512];
+
+/* Whether libhdf5 may use the header of the object at path (header_check.h). */
+static int header_sound(hid_t loc, const char *path) {
+    char why[160];
+    int rc = sp_header_problem(loc, path, why, sizeof why);
+    if (rc == -2) snprintf(why, sizeof why, "cannot be checked (out of memory)");
+    if (rc) snprintf(damage_why, sizeof damage_why, "the header of %.200s %s", path, why);
+    return rc == 0;
+}
+
+/* The object's kind from its header, without opening it: opening a dataset
+ * decodes its layout, which libhdf5 1.10 can crash on. */
 static sp_rd_kind kind_of_object(hid_t loc, const char *path) {
-    hid_t obj = H5Oopen(loc, path, H5P_DEFAULT);
-    if (obj < 0) return SP_RD_ABSENT;
-    H5I_type_t type = H5Iget_type(obj);
-    H5Oclose(obj);
-    return type == H5I_GROUP ? SP_RD_GROUP : type == H5I_DATASET ? SP_RD_DATASET : SP_RD_OTHER;
+    H5O_info_t info;
+    if (H5Oget_info_by_name2(loc, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
+        return SP_RD_ABSENT;
+    if (!header_sound(loc, path)) return SP_RD_DAMAGED;
+    return info.type == H5O_TYPE_GROUP     ? SP_RD_GROUP
+           : info.type == H5O_TYPE_DATASET ? SP_RD_DATASET
+                                           : SP_RD_OTHER;
 }
 
 /* External links could pull in other files: only links inside this file count. */
@@ -29,6 +46,10 @@ static int link_is_local(hid_t loc, const char *path) {
     H5L_info_t info;
     if (H5Lget_info(loc, path, &info, H5P_DEFAULT) < 0) return 0;
     return info.type == H5L_TYPE_HARD || info.type == H5L_TYPE_SOFT;
+}
+
+const char *sp_rd_damage_of_kind(void) {
+    return damage_why;
 }
 
 sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
@@ -40,16 +61,18 @@ sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path) {
     char *prefix = len < sizeof small ? small : malloc(len + 1);
     if (!prefix) return SP_RD_ABSENT;
     memcpy(prefix, path, len + 1);
-    int ok = 1;
+    /* every group on the way is checked before libhdf5 looks a link up in it */
+    int ok = 1, sound = header_sound(loc, "/");
     /* H5Lexists fails instead of answering when an intermediate group is missing. */
-    for (char *slash = strchr(prefix + 1, '/'); ok && slash; slash = strchr(slash + 1, '/')) {
+    for (char *slash = strchr(prefix + 1, '/'); ok && sound && slash;
+         slash = strchr(slash + 1, '/')) {
         *slash = '\0';
-        ok = link_is_local(loc, prefix);
+        ok = link_is_local(loc, prefix) && (sound = header_sound(loc, prefix));
         *slash = '/';
     }
-    ok = ok && link_is_local(loc, prefix);
+    ok = ok && sound && link_is_local(loc, prefix);
     if (prefix != small) free(prefix);
-    return ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
+    return !sound ? SP_RD_DAMAGED : ok ? kind_of_object(loc, path) : SP_RD_ABSENT;
 }
 
 void sp_rd_type_name(hid_t type, char *buf, size_t size) {
@@ -134,6 +157,8 @@ sp_status sp_rd_open_column(sp_rd *rd, const char *path, hid_t *ds, size_t *n) {
     *n = 0;
     sp_rd_kind kind = sp_rd_kind_of(rd->file, path);
     if (kind == SP_RD_ABSENT) return sp_rd_damaged(rd, "%s is missing", path);
+    if (kind == SP_RD_DAMAGED)
+        return sp_rd_damaged(rd, "%s cannot be read: %s", path, sp_rd_damage_of_kind());
     if (kind != SP_RD_DATASET)
         return sp_error_set(rd->err, SP_ERR_BAD_DATASET, "%s: %s is a %s, expected a 1-D dataset",
                             rd->path, path, kind == SP_RD_GROUP ? "group" : "named datatype");
@@ -162,6 +187,34 @@ sp_status sp_rd_expect_class(sp_rd *rd, hid_t ds, const char *path, H5T_class_t 
                         path, name, expected);
 }
 
+/* The bytes one element of `type` takes in the file, 0 when unknown (a
+ * variable-length type other than a string, or a file we cannot check). */
+static size_t stored_element_size(hid_t file, hid_t type) {
+    if (H5Tis_variable_str(type) > 0) {
+        sp_vlen_file f;
+        return sp_vlen_file_of(file, &f) ? sp_vlen_ref_size(f.address_size) : 0;
+    }
+    return H5Tdetect_class(type, H5T_VLEN) == 0 ? H5Tget_size(type) : 0;
+}
+
+/* libhdf5 1.10 copies a compact dataset's elements out of its object header
+ * without checking that the header holds them all (SIGSEGV in
+ * H5VM_memcpyvv: tests/fuzz/regressions_bytes/h5d-compact-size.bin). */
+static sp_status check_compact(sp_rd *rd, hid_t ds, const char *path, size_t n) {
+    hid_t dcpl = H5Dget_create_plist(ds);
+    H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (layout != H5D_COMPACT) return SP_OK;
+    hid_t type = H5Dget_type(ds);
+    size_t elem = type >= 0 ? stored_element_size(rd->file, type) : 0;
+    if (type >= 0) H5Tclose(type);
+    uint64_t stored = H5Dget_storage_size(ds);
+    if (elem == 0 || n > UINT64_MAX / elem || stored == (uint64_t)n * elem) return SP_OK;
+    return sp_rd_damaged(
+        rd, "%s is a compact dataset of %" PRIu64 " bytes; its %zu element(s) need %" PRIu64, path,
+        stored, n, (uint64_t)n * elem);
+}
+
 sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size) {
     if (n == 0) return SP_OK;
     if (elem_size == 0 || n > SIZE_MAX / elem_size)
@@ -174,6 +227,8 @@ sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, s
     if (ftype >= 0) H5Tclose(ftype);
     if ((cls == H5T_INTEGER || cls == H5T_FLOAT) && (fsize == 0 || fsize > 16))
         return sp_rd_damaged(rd, "%s stores numbers of %zu bytes", path, fsize);
+    sp_status st = check_compact(rd, ds, path, n);
+    if (st) return st;
     uint64_t bytes = (uint64_t)n * elem_size;
     uint64_t stored = H5Dget_storage_size(ds);
     if (bytes > SMALL_READ_BYTES && bytes / MAX_COMPRESSION_RATIO > stored)
@@ -392,17 +447,34 @@ static herr_t read_attribute_all(hid_t attr, hid_t mem_type, void *buf) {
     return H5Aread(attr, mem_type, buf);
 }
 
+size_t sp_rd_vlen_char_size(hid_t type) {
+    /* H5Tencode's form: object kind and encoding version (2 bytes), then the
+     * datatype message: class and version, 3 bytes of class bits, the size
+     * (4 bytes), and for a variable-length type its base type in the same
+     * form, whose size is at bytes 4-7. */
+    enum { head = 2, fixed = 8, need = head + fixed + fixed };
+    size_t n = 0;
+    if (H5Tencode(type, NULL, &n) < 0 || n < need || n > 4096) return 0;
+    unsigned char buf[4096];
+    if (H5Tencode(type, buf, &n) < 0 || (buf[head] & 0x0f) != H5T_VLEN) return 0;
+    const unsigned char *base_size = buf + head + fixed + 4;
+    return (size_t)base_size[0] | (size_t)base_size[1] << 8 | (size_t)base_size[2] << 16 |
+           (size_t)base_size[3] << 24;
+}
+
 const char *sp_rd_string_type_problem(hid_t type, char *buf, size_t size) {
     H5T_cset_t cset = H5Tget_cset(type);
     H5T_str_t pad = H5Tget_strpad(type);
     int variable = H5Tis_variable_str(type);
-    size_t bytes = H5Tget_size(type);
+    size_t bytes = H5Tget_size(type), chars = 1;
     if (H5Tget_class(type) != H5T_STRING || variable < 0)
         snprintf(buf, size, "a type that is not a string type");
     else if (cset != H5T_CSET_ASCII && cset != H5T_CSET_UTF8)
         snprintf(buf, size, "strings of an unknown character set (%d)", (int)cset);
     else if (pad != H5T_STR_NULLTERM && pad != H5T_STR_NULLPAD && pad != H5T_STR_SPACEPAD)
         snprintf(buf, size, "strings of an unknown padding (%d)", (int)pad);
+    else if (variable && (chars = sp_rd_vlen_char_size(type)) != 1)
+        snprintf(buf, size, "variable-length strings of %zu-byte characters", chars);
     else if (!variable && (bytes == 0 || bytes > SP_MAX_STRING_BYTES))
         snprintf(buf, size, "fixed-length strings of %zu bytes (at most %u MiB are read)", bytes,
                  SP_MAX_STRING_BYTES >> 20);

@@ -29,9 +29,18 @@ typedef struct sp_rd {
 sp_status sp_rd_check_vlen_strings(sp_rd *rd, hid_t ds, const char *path, size_t n);
 
 /* What kind of object a path names; only hard and soft links are followed. */
-typedef enum sp_rd_kind { SP_RD_ABSENT = 0, SP_RD_GROUP, SP_RD_DATASET, SP_RD_OTHER } sp_rd_kind;
+typedef enum sp_rd_kind {
+    SP_RD_ABSENT = 0,
+    SP_RD_GROUP,
+    SP_RD_DATASET,
+    SP_RD_OTHER,
+    SP_RD_DAMAGED /* its header, or a group's on the way, would crash libhdf5 */
+} sp_rd_kind;
 
 sp_rd_kind sp_rd_kind_of(hid_t loc, const char *path);
+
+/* Why the last SP_RD_DAMAGED of this thread was given. */
+const char *sp_rd_damage_of_kind(void);
 
 /* A short name for a datatype ("int32", "uint64", "float64", "string", ...). */
 void sp_rd_type_name(hid_t type, char *buf, size_t size);
@@ -86,6 +95,11 @@ sp_status sp_rd_same_length(sp_rd *rd, const char *path, size_t n, const char *r
 /* Checks that a dataset can really hold n elements of elem_size bytes before
  * that much memory is allocated for it (a damaged header can claim any extent). */
 sp_status sp_rd_check_storage(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem_size);
+
+/* The size of one character of a variable-length string type as the file
+ * stores it (1 in every sound file; a damaged base type claims more, and
+ * libhdf5 zero-fills that many bytes per character), 0 when unknown. */
+size_t sp_rd_vlen_char_size(hid_t type);
 
 /* NULL when `type` is a string type the reader converts safely; else what is
  * wrong with it ("fixed-length strings of 4294967295 bytes, more than ..."),

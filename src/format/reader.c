@@ -212,7 +212,10 @@ static sp_status read_profile(sp_rd *rd, sp_model *m, const rank_choice *c) {
     int64_t schema = 0;
     sp_status st = read_schema(rd, &schema);
     if (st) return st;
-    int has_index = sp_rd_kind_of(rd->file, "/rank_region_index") == SP_RD_GROUP;
+    sp_rd_kind index = sp_rd_kind_of(rd->file, "/rank_region_index");
+    if (index == SP_RD_DAMAGED)
+        return sp_rd_damaged(rd, "/rank_region_index cannot be read: %s", sp_rd_damage_of_kind());
+    int has_index = index == SP_RD_GROUP;
     if (schema == 0 && (st = guess_schema(rd, has_index, &schema))) return st;
     if (schema == 0)
         return sp_error_set(rd->err, SP_ERR_NOT_A_PROFILE,

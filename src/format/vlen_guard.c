@@ -95,10 +95,6 @@ void sp_vlen_guard_begin(hid_t file) {
     }
 }
 
-void sp_vlen_guard_arm(int armed) {
-    guard.armed = armed;
-}
-
 int sp_vlen_guard_out_of_memory(void) {
     return guard.no_memory;
 }

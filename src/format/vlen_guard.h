@@ -2,9 +2,10 @@
  * Variable-length strings checked as libhdf5 converts them (issue 22 item 8,
  * docs/robustness.md). The string columns are checked before H5Dread
  * (sp_rd_check_vlen_strings), but attribute values reach libhdf5's heap
- * reader unseen: H5Aread and the H5Ocopy of /metadata convert them, and
- * libhdf5 1.10 follows a damaged heap reference out of bounds (H5HG_read) or
- * fills a gigabyte a damaged length claims. While a read runs, a conversion
+ * reader unseen: H5Aread converts them, and libhdf5 1.10 follows a damaged
+ * heap reference out of bounds (H5HG_read) or fills a gigabyte a damaged
+ * length claims (a damaged character size is refused before, with the
+ * string type: sp_rd_string_type_problem). While a read runs, a conversion
  * function wrapping libhdf5's own is registered for variable-length types:
  * when armed, each stored string leaving the profile's file is checked
  * first (vlen_facts.h: its heap object exists with exactly its length, at
@@ -17,10 +18,6 @@
 
 /* Registers the wrapper and arms it for `file` (when it can be checked). */
 void sp_vlen_guard_begin(hid_t file);
-
-/* Arms (1) or pauses (0) the checks: paused for reads from another file
- * (the in-memory copy of /metadata, whose heap is not file's). */
-void sp_vlen_guard_arm(int armed);
 
 /* The first damage found since sp_vlen_guard_begin ("string claims ..."),
  * or NULL. */

@@ -1,11 +1,13 @@
 #include "format_support.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -288,4 +290,17 @@ void fs_read_ok(const char *path, sp_model *m) {
     sp_status st = sp_read_model(path, m, &err);
     if (st) fail_msg("reading %s failed: %s", path, err.message);
     assert_int_equal(fs_open_ids(), before);
+}
+
+unsigned char *fs_load(const char *path, size_t *n) {
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    unsigned char *bytes = malloc(st.st_size ? (size_t)st.st_size : 1);
+    assert_non_null(bytes);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(read(fd, bytes, (size_t)st.st_size), st.st_size);
+    close(fd);
+    *n = (size_t)st.st_size;
+    return bytes;
 }

@@ -53,6 +53,9 @@ void fs_expect_error(const char *path, sp_status status, const char *needle);
 /* Reads path into m (must succeed) and checks that nothing is left open. */
 void fs_read_ok(const char *path, sp_model *m);
 
+/* The bytes of a file (caller frees); *n their count. */
+unsigned char *fs_load(const char *path, size_t *n);
+
 /* Number of open HDF5 files and file objects (datasets, groups, attributes). */
 long fs_open_ids(void);
 
