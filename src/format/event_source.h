@@ -17,11 +17,12 @@
  * sp_rd_event_source_check clears the marks. */
 sp_status sp_rd_event_source_open(sp_rd *rd, sp_model *m);
 
-/* One pass over every call once the rest of the file is read: each window
- * decoded and checked, each row's tree order noted, and each row held to
- * what sp_rd_plausibility checks. *streamable 0 when a call fails a check,
- * would be dropped, or a row's statistics are not its calls': the caller
- * then reads the file whole (which reports or repairs it as always). */
-sp_status sp_rd_event_source_check(sp_rd *rd, sp_model *m, int *streamable);
+/* One pass over every call once the read is done (its file closed): each
+ * window decoded and checked, each row's tree order noted, and each row
+ * held to what sp_rd_plausibility checks. *streamable 0 when a call would be
+ * dropped or a row's statistics are not its calls'; an error when a window
+ * cannot be read or fails a check. Either way the caller then reads the
+ * file whole (which reports or repairs it as always). */
+sp_status sp_event_source_check(sp_model *m, int *streamable, sp_error *err);
 
 #endif

@@ -248,10 +248,7 @@ static sp_status read_profile(sp_rd *rd, sp_model *m, const rank_choice *c) {
     st = schema >= 2 ? read_indexed(rd, m, c) : read_legacy(rd, m);
     if (!st) st = sp_rd_metadata(rd, m);
     if (!st) st = sp_rd_thread_times(rd, m);
-    if (!st) st = sp_rd_plausibility(rd, m);
-    int streamable = 1;
-    if (!st && c->stream) st = sp_rd_event_source_check(rd, m, &streamable);
-    return !st && !streamable ? SP_ERR_UNAVAILABLE : st;
+    return st ? st : sp_rd_plausibility(rd, m);
 }
 
 /* Names and paths in messages come from the file (or the caller) and may
@@ -342,6 +339,10 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
 }
 
 sp_status sp_read_model_streamed(const char *path, sp_model *out, sp_error *err) {
-    if (read_model(path, NULL, 0, 1, out, err) == SP_OK) return SP_OK;
+    int streamable = 0;
+    sp_status st = read_model(path, NULL, 0, 1, out, err);
+    if (!st) st = sp_event_source_check(out, &streamable, err);
+    if (!st && streamable) return SP_OK;
+    sp_model_clear(out);
     return read_model(path, NULL, 0, 0, out, err); /* today's read and its messages */
 }
