@@ -26,8 +26,7 @@ sp_status sp_events_status(const sp_event_iter *it, sp_error *err);
  * sp_event_window_free). SP_ERR_UNAVAILABLE for an aggregate file. */
 struct sp_event_window;
 sp_status sp_rank_region_calls_ns(const sp_rank_region *rr, struct sp_event_window *w,
-                                  const int64_t **starts, const int64_t **durations,
-                                  sp_error *err);
+                                  const int64_t **starts, const int64_t **durations, sp_error *err);
 
 /* --- numpy-compatible primitives (§10) ---------------------------------- */
 

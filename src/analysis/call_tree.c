@@ -197,9 +197,8 @@ static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
     return SP_OK;
 }
 
-sp_status sp_tree_walk_window(const sp_results *r, const sp_event_window *win,
-                              const uint32_t *rows, size_t n, const sp_tree_visitor *visitor,
-                              sp_error *err) {
+sp_status sp_tree_walk_window(const sp_results *r, const sp_event_window *win, const uint32_t *rows,
+                              size_t n, const sp_tree_visitor *visitor, sp_error *err) {
     walk w;
     sp_status st = walk_init(&w, r, win, rows, n);
     if (st != SP_OK)
@@ -210,8 +209,8 @@ sp_status sp_tree_walk_window(const sp_results *r, const sp_event_window *win,
     return st;
 }
 
-sp_status sp_rank_events(const sp_results *r, const uint32_t *rows, size_t n,
-                         sp_event_window *win, sp_error *err) {
+sp_status sp_rank_events(const sp_results *r, const uint32_t *rows, size_t n, sp_event_window *win,
+                         sp_error *err) {
     if (!n) {
         sp_event_window_free(win); /* no calls to look at */
         return SP_OK;

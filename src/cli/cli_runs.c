@@ -17,8 +17,8 @@ static int read_runs(const cli_list *files, cli_runs *out, int stream) {
     for (size_t i = 0; i < files->count; i++) {
         sp_error err = {0};
         cli_reading(files->items[i]);
-        sp_results *r = stream ? sp_read_streamed(files->items[i], &err)
-                               : sp_read(files->items[i], &err);
+        sp_results *r =
+            stream ? sp_read_streamed(files->items[i], &err) : sp_read(files->items[i], &err);
         if (r) {
             cli_warn_repairs(r);
             out->items[out->count++] = r;

@@ -31,8 +31,8 @@ static inline int sp_rule_basic(const sp_call_rule *rule, const sp_event_window 
     return !rule->threads || sp_rule_has_thread(rule, sp_window_thread(win, e));
 }
 
-static inline int sp_rule_keeps(const sp_call_rule *rule, const sp_event_window *win,
-                                uint32_t row, uint64_t e) {
+static inline int sp_rule_keeps(const sp_call_rule *rule, const sp_event_window *win, uint32_t row,
+                                uint64_t e) {
     if (!rule->row_ok[row] || !sp_rule_basic(rule, win, e)) return 0;
     if (!rule->limited) return 1;
     int64_t d = win->durations[e - win->first];

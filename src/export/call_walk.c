@@ -27,8 +27,8 @@ struct sp_call_walker {
     size_t num_lanes;
     uint32_t *ranks;
     size_t num_ranks;
-    lane_stack *stacks; /* one per lane */
-    uint32_t *rows;     /* scratch: the rows of one rank */
+    lane_stack *stacks;  /* one per lane */
+    uint32_t *rows;      /* scratch: the rows of one rank */
     sp_event_window win; /* the calls of the rank walked (or of a survey batch) */
 };
 

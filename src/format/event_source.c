@@ -22,8 +22,8 @@ typedef struct block {
 typedef struct stream_source {
     struct sp_event_source base; /* first: the model holds a pointer to it */
     hid_t file;
-    hid_t ds[NUM_COLS];     /* -1 until the file is opened */
-    int present[NUM_COLS];  /* the column is in the file */
+    hid_t ds[NUM_COLS];    /* -1 until the file is opened */
+    int present[NUM_COLS]; /* the column is in the file */
     const char *names[NUM_COLS];
     char *path;
     uint64_t num_events;
@@ -192,8 +192,7 @@ static sp_status load(struct sp_event_source *base, const sp_model *m, size_t a,
     if (!st) st = load_rows(&rd, s, m, a, b, w);
     H5Eset_auto2(H5E_DEFAULT, saved_handler, saved_data);
     if (st && s->heap_damage[0] && st != SP_ERR_OUT_OF_MEMORY)
-        st = sp_error_set(err, SP_ERR_DAMAGED, "%s: damaged profile: %s", s->path,
-                          s->heap_damage);
+        st = sp_error_set(err, SP_ERR_DAMAGED, "%s: damaged profile: %s", s->path, s->heap_damage);
     return st;
 }
 

@@ -6,8 +6,8 @@ sp_results *sp_read(const char *path, sp_error *err) {
     return sp_read_ranks(path, NULL, 0, err);
 }
 
-static sp_results *adopt_read(const char *path, const uint32_t *ranks, size_t num_ranks,
-                              int stream, sp_error *err) {
+static sp_results *adopt_read(const char *path, const uint32_t *ranks, size_t num_ranks, int stream,
+                              sp_error *err) {
     sp_model m;
     sp_status st = stream ? sp_read_model_streamed(path, &m, err)
                           : sp_read_model_ranks(path, ranks, num_ranks, &m, err);

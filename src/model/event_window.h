@@ -34,7 +34,8 @@ typedef struct sp_event_window {
     size_t capacity;
 } sp_event_window;
 
-#define SP_EVENT_WINDOW_INIT {0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, {NULL}, 0}
+#define SP_EVENT_WINDOW_INIT                                                                       \
+    { 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, {NULL}, 0 }
 
 /* The reader's side of a streamed model (format/event_source.c). */
 typedef struct sp_event_source_ops {
@@ -56,8 +57,8 @@ static inline int sp_model_streamed(const sp_model *m) {
 
 /* Rows [a, b) of the model in *w (b > a, b <= num_rows). A model read whole
  * points w at its columns (no copy); a streamed one fills w's buffers. */
-SP_INTERNAL_API sp_status sp_model_events(const sp_model *m, size_t a, size_t b,
-                                          sp_event_window *w, sp_error *err);
+SP_INTERNAL_API sp_status sp_model_events(const sp_model *m, size_t a, size_t b, sp_event_window *w,
+                                          sp_error *err);
 
 /* The end of a batch of rows from a: whole rows of at most SP_EVENT_BATCH
  * events together (a longer row alone); num_rows for a model read whole. */

@@ -130,7 +130,9 @@ static sp_status draw_lane(sp_chart *c, const lane *l, const geometry *g, double
     } else {
         size_t count = sp_rank_region_thread_calls(l->rr, l->thread, NULL, 0);
         uint64_t *idx = malloc((count ? count : 1) * sizeof *idx);
-        if (!idx) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory while drawing the Gantt chart");
+        if (!idx)
+            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY,
+                                "out of memory while drawing the Gantt chart");
         sp_rank_region_thread_calls(l->rr, l->thread, idx, count);
         for (size_t i = 0; i < count; i++)
             draw_call(&pl, g, label, l->region, fill, starts[idx[i]], durs[idx[i]]);

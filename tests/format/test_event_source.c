@@ -153,16 +153,23 @@ static void test_repair_reads_whole(void **state) {
     sp_model_clear(&whole);
 }
 
+/* The basic file with one column replaced by values[0..9), read streamed:
+ * it must come back read whole. */
+static void read_edited(const char *name, const char *column, const int64_t *values,
+                        sp_model *out) {
+    const char *path = fs_path(name);
+    fs_write_basic(path);
+    fs_replace_ints(path, column, H5T_STD_I64LE, values, 9);
+    read_streamed(path, out);
+    assert_null(out->event_source);
+}
+
 /* Statistics that are not the row's calls are computed again (whole read). */
 static void test_recomputed_stats_read_whole(void **state) {
     (void)state;
-    const char *path = fs_path("stats.h5");
-    fs_write_basic(path);
     int64_t d[] = {100, 200, 301, 50, 60, 400, 0, 500, 10};
-    fs_replace_ints(path, "/events/durations", H5T_STD_I64LE, d, 9);
     sp_model streamed;
-    read_streamed(path, &streamed);
-    assert_null(streamed.event_source);
+    read_edited("stats.h5", "/events/durations", d, &streamed);
     assert_int_equal(meta_count(&streamed, SP_STATS_RECOMPUTED_KEY), 1);
     sp_model_clear(&streamed);
 }
@@ -170,13 +177,9 @@ static void test_recomputed_stats_read_whole(void **state) {
 /* Thread ids: the thread lanes are run-wide facts, so such files are read whole. */
 static void test_thread_ids_read_whole(void **state) {
     (void)state;
-    const char *path = fs_path("threads.h5");
-    fs_write_basic(path);
     int64_t t[] = {0, 0, 1, 0, 0, 0, 0, 0, 0};
-    fs_replace_ints(path, "/events/thread_ids", H5T_STD_I64LE, t, 9);
     sp_model streamed;
-    read_streamed(path, &streamed);
-    assert_null(streamed.event_source);
+    read_edited("threads.h5", "/events/thread_ids", t, &streamed);
     assert_non_null(streamed.thread_ids);
     assert_int_equal(streamed.thread_ids[2], 1);
     sp_model_clear(&streamed);
