@@ -16,6 +16,18 @@
 #include "scope_profiler/balance.h"
 #include "scope_profiler/results.h"
 
+/* Whether sp_events_next stopped early because the calls of streamed results
+ * (format/reader.h sp_read_streamed) could not be read: SP_OK, or the
+ * status with err filled. */
+sp_status sp_events_status(const sp_event_iter *it, sp_error *err);
+
+/* The calls of one rank region in ns, through the window w (read from the
+ * file for streamed results; w is reused between calls and freed with
+ * sp_event_window_free). SP_ERR_UNAVAILABLE for an aggregate file. */
+struct sp_event_window;
+sp_status sp_rank_region_calls_ns(const sp_rank_region *rr, struct sp_event_window *w,
+                                  const int64_t **starts, const int64_t **durations, sp_error *err);
+
 /* --- numpy-compatible primitives (§10) ---------------------------------- */
 
 /* numpy's float64 sum: pairwise within blocks of 8192, blocks added in order. */

@@ -27,6 +27,7 @@ typedef struct head {
 
 typedef struct walk {
     const sp_results *r;
+    const sp_event_window *win; /* holds the calls of every row walked */
     cursor *cursors;
     head *heap;
     size_t heap_len;
@@ -60,9 +61,9 @@ static uint64_t cursor_event(const cursor *c) {
 
 static head cursor_head(const walk *w, uint32_t id) {
     const cursor *c = &w->cursors[id];
-    uint64_t e = cursor_event(c);
-    int64_t s = w->r->m.starts[e];
-    return (head){s, sp_end_ns(s, w->r->m.durations[e]), id};
+    uint64_t e = cursor_event(c) - w->win->first;
+    int64_t s = w->win->starts[e];
+    return (head){s, sp_end_ns(s, w->win->durations[e]), id};
 }
 
 typedef struct perm_ctx {
@@ -80,19 +81,22 @@ static int compare_tree_order(const void *pa, const void *pb, void *arg) {
 }
 
 /* Tree order for a row whose calls are not already in it (e.g. recursion recorded at exit). */
-static uint32_t *row_permutation(const sp_results *r, const sp_model_row *row) {
+static uint32_t *row_permutation(const sp_event_window *win, const sp_model_row *row) {
     uint32_t *perm = malloc(row->count * sizeof *perm);
     if (!perm) return NULL;
     for (uint64_t i = 0; i < row->count; i++)
         perm[i] = (uint32_t)i;
-    perm_ctx c = {r->m.starts + row->offset, r->m.durations + row->offset};
+    perm_ctx c = {win->starts + (row->offset - win->first),
+                  win->durations + (row->offset - win->first)};
     qsort_r(perm, row->count, sizeof *perm, compare_tree_order, &c);
     return perm;
 }
 
-static sp_status walk_init(walk *w, const sp_results *r, const uint32_t *rows, size_t n) {
+static sp_status walk_init(walk *w, const sp_results *r, const sp_event_window *win,
+                           const uint32_t *rows, size_t n) {
     memset(w, 0, sizeof *w);
     w->r = r;
+    w->win = win;
     w->cursors = calloc(n ? n : 1, sizeof *w->cursors);
     w->heap = malloc((n ? n : 1) * sizeof *w->heap);
     if (!w->cursors || !w->heap || sp_lanes_init(&w->lanes) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
@@ -102,7 +106,7 @@ static sp_status walk_init(walk *w, const sp_results *r, const uint32_t *rows, s
         *c = (cursor){row->offset, 0, row->count, NULL, rows[i]};
         if (row->count == 0) continue;
         if (!r->rows[rows[i]].tree_sorted &&
-            (row->count > UINT32_MAX || !(c->perm = row_permutation(r, row))))
+            (row->count > UINT32_MAX || !(c->perm = row_permutation(win, row))))
             return SP_ERR_OUT_OF_MEMORY;
         w->heap[w->heap_len++] = cursor_head(w, (uint32_t)i);
     }
@@ -153,8 +157,9 @@ static int still_open(const sp_tree_frame *p, int64_t s) {
 }
 
 static sp_status visit(walk *w, sp_tree_frame *f, const sp_tree_visitor *v, sp_error *err) {
-    const sp_model *m = &w->r->m;
-    int64_t lane_id = m->thread_ids && m->thread_ids[f->event] >= 0 ? m->thread_ids[f->event] : -1;
+    const int64_t *threads = w->win->thread_ids;
+    uint64_t at = f->event - w->win->first;
+    int64_t lane_id = threads && threads[at] >= 0 ? threads[at] : -1;
     f->lane = lane_id;
     sp_stack *stack = sp_lanes_get(&w->lanes, lane_id);
     if (!stack) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
@@ -174,11 +179,10 @@ static sp_status visit(walk *w, sp_tree_frame *f, const sp_tree_visitor *v, sp_e
 }
 
 static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
-    const sp_model *m = &w->r->m;
     while (w->heap_len) {
         cursor *c = &w->cursors[w->heap[0].cursor];
         uint64_t e = cursor_event(c);
-        if (m->durations[e] < 0)
+        if (w->win->durations[e - w->win->first] < 0)
             return sp_error_set(err, SP_ERR_NESTING, "a recorded call ends before it starts");
         sp_tree_frame f = {w->heap[0].start, w->heap[0].end, e, c->row, -1, 0, 0, 0, 0, 0};
         sp_status st = visit(w, &f, v, err);
@@ -193,15 +197,38 @@ static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
     return SP_OK;
 }
 
-sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
-                       const sp_tree_visitor *visitor, sp_error *err) {
+sp_status sp_tree_walk_window(const sp_results *r, const sp_event_window *win, const uint32_t *rows,
+                              size_t n, const sp_tree_visitor *visitor, sp_error *err) {
     walk w;
-    sp_status st = walk_init(&w, r, rows, n);
+    sp_status st = walk_init(&w, r, win, rows, n);
     if (st != SP_OK)
         sp_error_set(err, st, "out of memory while rebuilding the call tree");
     else
         st = walk_run(&w, visitor, err);
     walk_free(&w, n);
+    return st;
+}
+
+sp_status sp_rank_events(const sp_results *r, const uint32_t *rows, size_t n, sp_event_window *win,
+                         sp_error *err) {
+    if (!n) {
+        sp_event_window_free(win); /* no calls to look at */
+        return SP_OK;
+    }
+    size_t a = rows[0], b = rows[0];
+    for (size_t i = 1; i < n; i++) {
+        if (rows[i] < a) a = rows[i];
+        if (rows[i] > b) b = rows[i];
+    }
+    return sp_model_events(&r->m, a, b + 1, win, err);
+}
+
+sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
+                       const sp_tree_visitor *visitor, sp_error *err) {
+    sp_event_window win = SP_EVENT_WINDOW_INIT;
+    sp_status st = sp_rank_events(r, rows, n, &win, err);
+    if (st == SP_OK) st = sp_tree_walk_window(r, &win, rows, n, visitor, err);
+    sp_event_window_free(&win);
     return st;
 }
 

@@ -10,7 +10,7 @@
 #define SP_ANALYSIS_CALL_TREE_H
 
 #include "analysis/tree_frame.h"
-
+#include "model/event_window.h"
 
 typedef struct sp_tree_visitor {
     /* A call starts; parent is the enclosing call (NULL for a root), which the
@@ -31,6 +31,16 @@ static inline int sp_tree_same_lane(const sp_tree_frame *call, const sp_tree_fra
  * (the §4.1 message) or SP_ERR_OUT_OF_MEMORY, or the visitor's status. */
 sp_status sp_tree_walk(const sp_results *r, const uint32_t *rows, size_t n,
                        const sp_tree_visitor *visitor, sp_error *err);
+
+/* The same over calls already in win (sp_rank_events, or a larger window). */
+sp_status sp_tree_walk_window(const sp_results *r, const sp_event_window *win, const uint32_t *rows,
+                              size_t n, const sp_tree_visitor *visitor, sp_error *err);
+
+/* The calls of rows[0..n) (all of one rank, so one slice of the event
+ * columns) in *win: the model's columns, or read from the file when the
+ * results are streamed. */
+sp_status sp_rank_events(const sp_results *r, const uint32_t *rows, size_t n, sp_event_window *win,
+                         sp_error *err);
 
 /* The rows of `rank` for the given regions (in that order), skipping regions
  * without an entry on that rank; returns the count written to out. */

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "analysis/region_entry.h"
 #include "analysis/unavailable.h"
+#include "model/event_window.h"
 
 struct sp_event_iter {
     const sp_results *r;
@@ -21,6 +22,9 @@ struct sp_event_iter {
     int64_t origin_ns;
     int raw_clocks;      /* undo each rank's clock alignment */
     size_t offset_hint;  /* for sp_rank_clock_offset */
+    sp_event_window win; /* the current row's calls */
+    sp_error err;        /* why a window could not be read (streamed results) */
+    int failed;
 };
 
 sp_event_iter *sp_events_open(const sp_results *r, const sp_event_options *options, sp_error *err) {
@@ -78,20 +82,25 @@ int sp_events_next(sp_event_iter *it, sp_event *out) {
             it->call = 0;
             continue;
         }
-        uint64_t e = row->offset + it->call;
-        int64_t s = m->starts[e];
+        size_t index = (size_t)(row - m->rows);
+        if (it->call == 0 && sp_model_events(m, index, index + 1, &it->win, &it->err)) {
+            it->failed = 1;
+            return 0;
+        }
+        uint64_t e = row->offset + it->call - it->win.first;
+        int64_t s = it->win.starts[e];
         if (it->raw_clocks) s -= sp_rank_clock_offset(m, row->rank, &it->offset_hint);
-        int64_t end = sp_end_ns(s, m->durations[e]);
+        int64_t end = sp_end_ns(s, it->win.durations[e]);
         out->name = m->region_names[row->region];
         out->rank = row->rank;
-        out->thread = m->thread_ids ? m->thread_ids[e] : -1;
+        out->thread = it->win.thread_ids ? it->win.thread_ids[e] : -1;
         out->call_index = it->call++;
         out->start = sp_seconds(s) - it->origin;
         out->end = sp_seconds(end) - it->origin;
         out->duration = out->end - out->start;
         out->start_ns = s - it->origin_ns;
         out->end_ns = end - it->origin_ns;
-        out->duration_ns = m->durations[e];
+        out->duration_ns = it->win.durations[e];
         return 1;
     }
     return 0;
@@ -101,5 +110,12 @@ void sp_events_close(sp_event_iter *it) {
     if (!it) return;
     sp_filter_free(it->filter);
     free(it->regions);
+    sp_event_window_free(&it->win);
     free(it);
+}
+
+sp_status sp_events_status(const sp_event_iter *it, sp_error *err) {
+    if (!it->failed) return SP_OK;
+    if (err) *err = it->err;
+    return it->err.status;
 }

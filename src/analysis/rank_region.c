@@ -8,6 +8,7 @@
 #include "analysis/histograms.h"
 #include "analysis/pool.h"
 #include "analysis/unavailable.h"
+#include "model/event_window.h"
 
 static const sp_model_row *model_row(const sp_rank_region *rr) {
     return &rr->owner->m.rows[rr->row];
@@ -35,6 +36,19 @@ const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *rr) {
 
 const int64_t *sp_rank_region_durations_ns(const sp_rank_region *rr) {
     return sp_columnar(rr->owner) ? rr->owner->m.durations + model_row(rr)->offset : NULL;
+}
+
+sp_status sp_rank_region_calls_ns(const sp_rank_region *rr, sp_event_window *w,
+                                  const int64_t **starts, const int64_t **durations,
+                                  sp_error *err) {
+    *starts = *durations = NULL;
+    if (!sp_columnar(rr->owner)) return SP_ERR_UNAVAILABLE;
+    sp_status st = sp_model_events(&rr->owner->m, rr->row, rr->row + 1, w, err);
+    if (st != SP_OK) return st;
+    uint64_t at = model_row(rr)->offset - w->first;
+    *starts = w->starts + at;
+    *durations = w->durations + at;
+    return SP_OK;
 }
 
 static sp_status per_call(const sp_rank_region *rr, double *out, size_t capacity, int what) {

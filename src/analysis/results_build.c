@@ -8,6 +8,7 @@
 #include "analysis/histograms.h"
 #include "analysis/meta_value.h"
 #include "analysis/results_build.h"
+#include "model/event_window.h"
 
 static void row_facts_events(const sp_model *m, const sp_model_row *row, sp_row_info *info) {
     const int64_t *s = m->starts + row->offset, *d = m->durations + row->offset;
@@ -36,9 +37,12 @@ static void row_facts(const sp_model *m, const sp_model_row *row, sp_row_info *i
     memset(info, 0, sizeof *info);
     info->tree_sorted = 1;
     if (row->count == 0) return;
-    if (m->layout == SP_LAYOUT_COLUMNAR && !row->events_skipped) {
+    if (m->layout == SP_LAYOUT_COLUMNAR && !row->events_skipped && !sp_model_streamed(m)) {
         row_facts_events(m, row, info);
-    } else if (row->has_stats) { /* aggregate rows, rows of ranks not read */
+    } else if (row->has_stats) {
+        /* aggregate rows, rows of ranks not read, streamed rows (whose stored
+         * statistics the reader matched against the calls) */
+        if (sp_model_streamed(m)) info->tree_sorted = m->event_source->tree_sorted[row - m->rows];
         info->total_ns = row->stats.total;
         info->min_ns = row->stats.minimum;
         info->max_ns = row->stats.maximum;

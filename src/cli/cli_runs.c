@@ -6,8 +6,10 @@
 #include "cli/cli_contain.h"
 #include "cli/cli_error.h"
 #include "cli/cli_repairs.h"
+#include "cli/cli_select.h"
+#include "format/reader.h"
 
-int cli_read_runs(const cli_list *files, cli_runs *out) {
+static int read_runs(const cli_list *files, cli_runs *out, int stream) {
     out->items = calloc(files->count ? files->count : 1, sizeof *out->items);
     out->count = 0;
     if (!out->items) return cli_out_of_memory();
@@ -15,7 +17,8 @@ int cli_read_runs(const cli_list *files, cli_runs *out) {
     for (size_t i = 0; i < files->count; i++) {
         sp_error err = {0};
         cli_reading(files->items[i]);
-        sp_results *r = sp_read(files->items[i], &err);
+        sp_results *r =
+            stream ? sp_read_streamed(files->items[i], &err) : sp_read(files->items[i], &err);
         if (r) {
             cli_warn_repairs(r);
             out->items[out->count++] = r;
@@ -32,4 +35,12 @@ void cli_runs_free(cli_runs *runs) {
         sp_results_free(runs->items[i]);
     free(runs->items);
     *runs = (cli_runs)CLI_RUNS_INIT;
+}
+
+int cli_read_runs(const cli_list *files, cli_runs *out) {
+    return read_runs(files, out, 0);
+}
+
+int cli_read_runs_streamed(const cli_list *files, cli_runs *out) {
+    return read_runs(files, out, cli_stream_wanted());
 }

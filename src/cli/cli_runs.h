@@ -22,6 +22,9 @@ typedef struct cli_runs {
  * and returns CLI_EXIT_USAGE if any could not; else 0. */
 int cli_read_runs(const cli_list *files, cli_runs *out);
 
+/* The same with sp_read_streamed (plot gantt: its bars read the calls row by row). */
+int cli_read_runs_streamed(const cli_list *files, cli_runs *out);
+
 static inline const sp_results *const *cli_runs_items(const cli_runs *runs) {
     return (const sp_results *const *)runs->items;
 }

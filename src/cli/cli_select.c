@@ -1,8 +1,12 @@
 #include "cli/cli_select.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
 #include "cli/cli_error.h"
 #include "cli/cli_repairs.h"
+#include "format/reader.h"
 #include "model/results_model.h"
 
 int cli_select_option(cli_select *s, int id, const char *value) {
@@ -41,6 +45,19 @@ void cli_select_free(cli_select *s) {
     cli_list_free(&s->exclude);
     cli_ranks_free(&s->ranks);
     cli_list_free(&s->tags);
+}
+
+int cli_stream_wanted(void) {
+    const char *v = getenv("SCOPE_PROFILER_STREAM");
+    return !(v && strcmp(v, "0") == 0);
+}
+
+sp_results *cli_select_read_streamed(const cli_select *s, const char *path, sp_error *err) {
+    /* --tag's error path lists the file's tags from the summary table, which needs the calls */
+    if (s->tags.count || !cli_stream_wanted()) return cli_select_read(s, path, err);
+    sp_results *r = sp_read_streamed(path, err);
+    if (r) cli_warn_repairs(r);
+    return r;
 }
 
 sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err) {

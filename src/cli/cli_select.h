@@ -45,6 +45,12 @@ int cli_select_check(const cli_select *s, const sp_results *r, const char *path)
  * (the rest of the run is known from the index and the stored statistics). */
 sp_results *cli_select_read(const cli_select *s, const char *path, sp_error *err);
 
+/* The same for the commands whose passes read the calls window by window
+ * (events, export, plot gantt): sp_read_streamed, unless the environment
+ * sets SCOPE_PROFILER_STREAM=0 (cli_stream_wanted) or --tag is given. */
+sp_results *cli_select_read_streamed(const cli_select *s, const char *path, sp_error *err);
+int cli_stream_wanted(void);
+
 void cli_select_free(cli_select *s);
 
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "cli/cli_contain.h"
 #include "cli/cli_args.h"
@@ -245,7 +246,7 @@ static int print_events(FILE *out, sp_event_iter *it, const sp_results *r, int j
 static int run(const char *path, events_options *o) {
     sp_error err = {0};
     cli_reading(path);
-    sp_results *r = cli_select_read(&o->select, path, &err);
+    sp_results *r = cli_select_read_streamed(&o->select, path, &err);
     if (!r) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;
@@ -266,6 +267,10 @@ static int run(const char *path, events_options *o) {
         setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
         if (print_events(stdout, it, r, o->json) != 0) {
             cli_error("events: out of memory");
+            rc = CLI_EXIT_USAGE;
+        } else if (sp_events_status(it, &err) != SP_OK) {
+            fflush(stdout);
+            cli_error_sp(&err);
             rc = CLI_EXIT_USAGE;
         }
         sp_events_close(it);

@@ -436,7 +436,7 @@ static int run(const char *format_name, const char *path, export_options *o) {
     o->ex.gzip = o->output && ends_with(o->output, ".gz");
     sp_error err = {0};
     cli_reading(path);
-    sp_results *r = cli_select_read(&o->select, path, &err);
+    sp_results *r = cli_select_read_streamed(&o->select, path, &err);
     if (!r) {
         cli_error_sp(&err);
         return CLI_EXIT_USAGE;

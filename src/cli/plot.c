@@ -142,7 +142,8 @@ static int run(const char *kind_name, const cli_list *files, plot_cli *o) {
         return cli_choice_error("plot", "chart", kind_name, charts, sizeof charts / sizeof *charts);
     }
     cli_runs runs = CLI_RUNS_INIT;
-    int rc = cli_read_runs(files, &runs);
+    int rc = !all && kind == SP_PLOT_GANTT ? cli_read_runs_streamed(files, &runs)
+                                           : cli_read_runs(files, &runs);
     for (size_t i = 0; !rc && i < runs.count; i++)
         rc = cli_select_check(&o->select, cli_runs_items(&runs)[i], files->items[i]);
     o->po.filter = cli_select_filter(&o->select);

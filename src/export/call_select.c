@@ -64,24 +64,39 @@ static sp_status compile_rows(sp_call_rule *rule, const sp_results *r, const sp_
     return SP_OK;
 }
 
-/* Calls passing the rule's basic test among rows it keeps, visited with fn. */
-#define FOR_BASIC(rule, e, body)                                                                   \
-    for (size_t row_ = 0; row_ < (rule)->r->m.num_rows; row_++) {                                  \
-        if (!(rule)->row_ok[row_]) continue;                                                       \
-        const sp_model_row *mr_ = &(rule)->r->m.rows[row_];                                        \
-        for (uint64_t e = mr_->offset; e < mr_->offset + mr_->count; e++)                          \
-            if (sp_rule_basic((rule), e)) {                                                        \
-                body                                                                               \
-            }                                                                                      \
+/* Calls passing the rule's basic test among rows it keeps, visited with body
+ * (their duration d, event e); the calls come window by window into win. */
+#define FOR_BASIC(rule, win, st, err, e, d, body)                                                  \
+    for (size_t a_ = 0, b_; (st) == SP_OK && a_ < (rule)->r->m.num_rows; a_ = b_) {                \
+        b_ = sp_event_batch_end(&(rule)->r->m, a_);                                                \
+        if (!kept_rows((rule), a_, b_)) continue;                                                  \
+        if (((st) = sp_model_events(&(rule)->r->m, a_, b_, (win), (err))) != SP_OK) break;         \
+        for (size_t row_ = a_; row_ < b_; row_++) {                                                \
+            if (!(rule)->row_ok[row_]) continue;                                                   \
+            const sp_model_row *mr_ = &(rule)->r->m.rows[row_];                                    \
+            for (uint64_t e = mr_->offset; e < mr_->offset + mr_->count; e++)                      \
+                if (sp_rule_basic((rule), (win), e)) {                                             \
+                    int64_t d = (win)->durations[e - (win)->first];                                \
+                    body                                                                           \
+                }                                                                                  \
+        }                                                                                          \
     }
+
+/* Whether rows [a, b) hold a row the rule keeps (else their calls need not be read). */
+static int kept_rows(const sp_call_rule *rule, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++)
+        if (rule->row_ok[i] && rule->r->m.rows[i].count) return 1;
+    return 0;
+}
 
 /* The max_events cut: the n-th longest duration by a 16-bit radix select
  * (a histogram per pass, no copy of the durations), then the last tie kept in
  * event order. */
-static sp_status find_cut(sp_call_rule *rule, uint64_t n, int64_t max_d, sp_error *err) {
-    const int64_t *dur = rule->r->m.durations;
+static sp_status find_cut(sp_call_rule *rule, sp_event_window *win, uint64_t n, int64_t max_d,
+                          sp_error *err) {
     uint64_t *hist = malloc(65536 * sizeof *hist);
     if (!hist) return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
+    sp_status st = SP_OK;
     int top = 48;
     while (top > 0 && ((uint64_t)max_d >> top) == 0)
         top -= 16;
@@ -89,10 +104,11 @@ static sp_status find_cut(sp_call_rule *rule, uint64_t n, int64_t max_d, sp_erro
     for (int shift = top; shift >= 0; shift -= 16) {
         memset(hist, 0, 65536 * sizeof *hist);
         int above = shift + 16;
-        FOR_BASIC(rule, e, {
-            uint64_t d = (uint64_t)dur[e];
-            if (above >= 64 || (d >> above) == prefix) hist[(d >> shift) & 0xFFFF]++;
+        FOR_BASIC(rule, win, st, err, e, d, {
+            uint64_t u = (uint64_t)d;
+            if (above >= 64 || (u >> above) == prefix) hist[(u >> shift) & 0xFFFF]++;
         })
+        if (st != SP_OK) break;
         uint64_t bucket = 65535;
         for (;; bucket--) {
             if (hist[bucket] >= need || bucket == 0) break;
@@ -101,17 +117,18 @@ static sp_status find_cut(sp_call_rule *rule, uint64_t n, int64_t max_d, sp_erro
         prefix = (prefix << 16) | bucket;
     }
     free(hist);
+    if (st != SP_OK) return st;
     rule->limited = 1;
     rule->limit_ns = (int64_t)prefix;
     uint64_t ties = 0;
     rule->tie_last = 0;
-    FOR_BASIC(rule, e, {
-        if (dur[e] == rule->limit_ns && ties < need) {
+    FOR_BASIC(rule, win, st, err, e, d, {
+        if (d == rule->limit_ns && ties < need) {
             ties++;
             rule->tie_last = e;
         }
     })
-    return SP_OK;
+    return st;
 }
 
 sp_status sp_rule_init(sp_call_rule *rule, const sp_results *r, const sp_call_selection *sel,
@@ -143,17 +160,19 @@ sp_status sp_rule_init(sp_call_rule *rule, const sp_results *r, const sp_call_se
         *selected = 0;
         return SP_OK;
     }
-    FOR_BASIC(rule, e, {
+    sp_event_window win = SP_EVENT_WINDOW_INIT;
+    FOR_BASIC(rule, &win, st, err, e, d, {
+        (void)e;
         count++;
-        if (r->m.durations[e] > max_d) max_d = r->m.durations[e];
+        if (d > max_d) max_d = d;
     })
-    if (sel->max_events && count > sel->max_events) {
-        st = find_cut(rule, sel->max_events, max_d, err);
-        if (st != SP_OK) return st;
+    if (st == SP_OK && sel->max_events && count > sel->max_events) {
+        st = find_cut(rule, &win, sel->max_events, max_d, err);
         count = sel->max_events;
     }
+    sp_event_window_free(&win);
     *selected = count;
-    return SP_OK;
+    return st;
 }
 
 void sp_rule_free(sp_call_rule *rule) {

@@ -7,6 +7,7 @@
 #include "analysis/filter.h"
 #include "analysis/internal.h"
 #include "export/call_walk.h"
+#include "model/event_window.h"
 
 typedef struct sp_call_rule {
     const sp_results *r;
@@ -20,24 +21,21 @@ typedef struct sp_call_rule {
     uint64_t tie_last;
 } sp_call_rule;
 
-static inline int64_t sp_call_thread(const sp_model *m, uint64_t e) {
-    return m->thread_ids ? m->thread_ids[e] : 0;
-}
-
 int sp_rule_has_thread(const sp_call_rule *rule, int64_t thread);
 
-/* Whether event e (of a row with row_ok set) passes everything but the max_events cut. */
-static inline int sp_rule_basic(const sp_call_rule *rule, uint64_t e) {
-    const sp_model *m = &rule->r->m;
-    int64_t s = m->starts[e], d = m->durations[e];
+/* Whether event e (of a row with row_ok set, its calls in win) passes everything but the
+ * max_events cut. */
+static inline int sp_rule_basic(const sp_call_rule *rule, const sp_event_window *win, uint64_t e) {
+    int64_t s = win->starts[e - win->first], d = win->durations[e - win->first];
     if (d < rule->min_ns || s > rule->window_hi || sp_end_ns(s, d) < rule->window_lo) return 0;
-    return !rule->threads || sp_rule_has_thread(rule, sp_call_thread(m, e));
+    return !rule->threads || sp_rule_has_thread(rule, sp_window_thread(win, e));
 }
 
-static inline int sp_rule_keeps(const sp_call_rule *rule, uint32_t row, uint64_t e) {
-    if (!rule->row_ok[row] || !sp_rule_basic(rule, e)) return 0;
+static inline int sp_rule_keeps(const sp_call_rule *rule, const sp_event_window *win, uint32_t row,
+                                uint64_t e) {
+    if (!rule->row_ok[row] || !sp_rule_basic(rule, win, e)) return 0;
     if (!rule->limited) return 1;
-    int64_t d = rule->r->m.durations[e];
+    int64_t d = win->durations[e - win->first];
     return d > rule->limit_ns || (d == rule->limit_ns && e <= rule->tie_last);
 }
 

@@ -27,8 +27,9 @@ struct sp_call_walker {
     size_t num_lanes;
     uint32_t *ranks;
     size_t num_ranks;
-    lane_stack *stacks; /* one per lane */
-    uint32_t *rows;     /* scratch: the rows of one rank */
+    lane_stack *stacks;  /* one per lane */
+    uint32_t *rows;      /* scratch: the rows of one rank */
+    sp_event_window win; /* the calls of the rank walked (or of a survey batch) */
 };
 
 typedef struct run_ctx {
@@ -41,6 +42,7 @@ typedef struct run_ctx {
     size_t last_lane;
     sp_status status;
     sp_error *err;
+    const sp_event_window *win;
 } run_ctx;
 
 static int lane_before(uint32_t ra, int64_t ta, uint32_t rb, int64_t tb) {
@@ -98,30 +100,45 @@ static void name_lanes(sp_call_walker *w) {
     }
 }
 
-/* One pass over the kept calls: counts per region, lanes, ranks, extremes. */
-static sp_status survey(sp_call_walker *w) {
-    const sp_model *m = &w->r->m;
+/* The kept calls of row i (in w->win): counts per region, lanes, extremes. */
+static sp_status survey_row(sp_call_walker *w, size_t i, size_t *cap, uint32_t *last_rank,
+                            int64_t *last_thread) {
+    const sp_model_row *row = &w->r->m.rows[i];
+    const sp_event_window *win = &w->win;
     int64_t origin = sp_results_time_origin_ns(w->r);
+    uint64_t n = 0;
+    for (uint64_t e = row->offset; e < row->offset + row->count; e++) {
+        if (!sp_rule_keeps(&w->rule, win, (uint32_t)i, e)) continue;
+        n++;
+        int64_t t = sp_window_thread(win, e), d = win->durations[e - win->first];
+        if (d > w->max_duration) w->max_duration = d;
+        int64_t off = sp_end_ns(win->starts[e - win->first], d) - origin;
+        if (off > w->max_offset) w->max_offset = off;
+        if (row->rank == *last_rank && t == *last_thread) continue;
+        if (add_lane(w, cap, row->rank, t) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+        *last_rank = row->rank;
+        *last_thread = t;
+    }
+    w->region_counts[row->region] += n;
+    return SP_OK;
+}
+
+/* One pass over the kept calls, window by window: counts per region, lanes, ranks, extremes. */
+static sp_status survey(sp_call_walker *w, sp_error *err) {
+    const sp_model *m = &w->r->m;
     size_t cap = 0;
     int64_t last_thread = 0;
     uint32_t last_rank = UINT32_MAX;
-    for (size_t i = 0; i < m->num_rows; i++) {
-        if (!w->rule.row_ok[i]) continue;
-        const sp_model_row *row = &m->rows[i];
-        uint64_t n = 0;
-        for (uint64_t e = row->offset; e < row->offset + row->count; e++) {
-            if (!sp_rule_keeps(&w->rule, (uint32_t)i, e)) continue;
-            n++;
-            int64_t t = sp_call_thread(m, e), d = m->durations[e];
-            if (d > w->max_duration) w->max_duration = d;
-            int64_t off = sp_end_ns(m->starts[e], d) - origin;
-            if (off > w->max_offset) w->max_offset = off;
-            if (row->rank == last_rank && t == last_thread) continue;
-            if (add_lane(w, &cap, row->rank, t) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
-            last_rank = row->rank;
-            last_thread = t;
-        }
-        w->region_counts[row->region] += n;
+    for (size_t a = 0, b; a < m->num_rows; a = b) {
+        b = sp_event_batch_end(m, a);
+        int any = 0;
+        for (size_t i = a; i < b && !any; i++)
+            any = w->rule.row_ok[i] && m->rows[i].count;
+        if (!any) continue;
+        sp_status st = sp_model_events(m, a, b, &w->win, err);
+        for (size_t i = a; st == SP_OK && i < b; i++)
+            if (w->rule.row_ok[i]) st = survey_row(w, i, &cap, &last_rank, &last_thread);
+        if (st != SP_OK) return st;
     }
     if (w->num_lanes) qsort(w->lanes, w->num_lanes, sizeof *w->lanes, compare_lanes);
     w->ranks = malloc((w->num_lanes + 1) * sizeof *w->ranks);
@@ -153,8 +170,10 @@ sp_call_walker *sp_call_walker_open(const sp_results *r, const sp_call_selection
         return NULL;
     }
     w->region_counts = calloc(r->m.num_regions + 1, sizeof *w->region_counts);
-    if (!w->region_counts || survey(w) != SP_OK) {
-        sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory while selecting calls");
+    sp_status st = w->region_counts ? survey(w, err) : SP_ERR_OUT_OF_MEMORY;
+    if (st != SP_OK) {
+        if (st == SP_ERR_OUT_OF_MEMORY)
+            sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory while selecting calls");
         sp_call_walker_close(w);
         return NULL;
     }
@@ -170,6 +189,7 @@ void sp_call_walker_close(sp_call_walker *w) {
     free(w->ranks);
     free(w->rows);
     free(w->region_counts);
+    sp_event_window_free(&w->win);
     sp_rule_free(&w->rule);
     free(w);
 }
@@ -274,9 +294,10 @@ static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
     run_ctx *c = ctx;
     if (c->status != SP_OK) return c->status;
     const sp_model *m = &c->w->r->m;
+    const sp_event_window *win = c->win;
     uint64_t e = f->event;
     int64_t id = c->next_id++;
-    size_t lane = lane_of(c, sp_call_thread(m, e));
+    size_t lane = lane_of(c, sp_window_thread(win, e));
     if (lane == SP_WALK_ALL_LANES) return SP_OK;
     lane_stack *s = &c->w->stacks[lane];
     const sp_model_row *row = &m->rows[f->row];
@@ -297,7 +318,7 @@ static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
     call.region = row->region;
     call.name = m->region_names[row->region];
     call.rank = c->rank;
-    call.thread = sp_call_thread(m, e);
+    call.thread = sp_window_thread(win, e);
     call.lane = lane;
     call.row = f->row;
     call.event = e;
@@ -305,9 +326,9 @@ static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
     call.start_ns = f->start - c->offset;
     call.end_ns = f->end - c->offset;
     call.depth = up ? up->depth + 1 : 0;
-    call.call_id = m->call_ids ? m->call_ids[e] : id;
-    call.parent_id = m->parent_ids ? m->parent_ids[e] : up ? up->call_id : -1;
-    call.selected = sp_rule_keeps(&c->w->rule, f->row, e);
+    call.call_id = win->call_ids ? win->call_ids[e - win->first] : id;
+    call.parent_id = win->parent_ids ? win->parent_ids[e - win->first] : up ? up->call_id : -1;
+    call.selected = sp_rule_keeps(&c->w->rule, win, f->row, e);
     call.user[0] = call.user[1] = 0;
     if (push(s, &call) != SP_OK)
         return sp_error_set(c->err, SP_ERR_OUT_OF_MEMORY, "out of memory while walking calls");
@@ -317,8 +338,7 @@ static sp_status on_enter(void *ctx, sp_tree_frame *f, sp_tree_frame *parent) {
 
 static void on_leave(void *ctx, const sp_tree_frame *f) {
     run_ctx *c = ctx;
-    const sp_model *m = &c->w->r->m;
-    size_t lane = lane_of(c, sp_call_thread(m, f->event));
+    size_t lane = lane_of(c, sp_window_thread(c->win, f->event));
     if (lane == SP_WALK_ALL_LANES) return;
     lane_stack *s = &c->w->stacks[lane];
     if (!s->len) return;
@@ -336,12 +356,13 @@ sp_status sp_call_walker_run(sp_call_walker *w, uint32_t rank, size_t lane,
                              const sp_walk_visitor *visitor, sp_error *err) {
     const sp_results *r = w->r;
     size_t n = sp_rank_rows(r, rank, r->start_order, r->m.num_regions, w->rows);
-    run_ctx c = {w, visitor, rank, lane, 0, 0, 0, SP_OK, err};
+    run_ctx c = {w, visitor, rank, lane, 0, 0, 0, SP_OK, err, &w->win};
     if (w->raw_clock) c.offset = rank_offset(&r->m, rank);
     for (size_t i = 0; i < w->num_lanes; i++)
         w->stacks[i].len = w->stacks[i].emitted = 0;
     sp_tree_visitor tv = {on_enter, on_leave, &c};
-    sp_status st = sp_tree_walk(r, w->rows, n, &tv, err);
+    sp_status st = sp_rank_events(r, w->rows, n, &w->win, err);
+    if (st == SP_OK) st = sp_tree_walk_window(r, &w->win, w->rows, n, &tv, err);
     if (st == SP_OK) st = c.status;
     return st;
 }

@@ -226,15 +226,19 @@ static int same_float(double a, double b, double scale) {
 }
 
 /* Whether the row's stored statistics are those of its calls. */
-static int stats_match_calls(const sp_model *m, const sp_model_row *row) {
+static int stats_match(const sp_model_row *row, const int64_t *starts, const int64_t *durations) {
     sp_row_stats c;
-    sp_row_stats_compute(&c, m->starts + row->offset, m->durations + row->offset, row->count);
+    sp_row_stats_compute(&c, starts, durations, row->count);
     const sp_row_stats *s = &row->stats;
     double spread = (double)c.maximum * (double)c.maximum * (double)row->count;
     return s->total == c.total && s->minimum == c.minimum && s->maximum == c.maximum &&
            s->first == c.first && s->last == c.last && s->start_minimum == c.start_minimum &&
            s->end_maximum == c.end_maximum && same_float(s->mean, c.mean, (double)c.maximum) &&
            same_float(s->m2, c.m2, spread);
+}
+
+static int stats_match_calls(const sp_model *m, const sp_model_row *row) {
+    return stats_match(row, m->starts + row->offset, m->durations + row->offset);
 }
 
 /* Stored statistics that contradict their own row are damage; statistics
@@ -260,6 +264,21 @@ static sp_status check_row_stats(sp_rd *rd, sp_model *m, uint64_t *recomputed) {
         (*recomputed)++;
     }
     return SP_OK;
+}
+
+int sp_rd_row_plausible(const sp_model *m, const sp_model_row *row, const int64_t *starts,
+                        const int64_t *durations) {
+    run_span s;
+    sp_rd quiet = {-1, "", NULL};
+    if (run_times(&quiet, m, &s) != SP_OK) return 0;
+    if ((s.has_start || s.has_end) && !sp_model_meta_find(m, "mpi_writer")) {
+        int64_t offset, error;
+        int comparable = on_rank0_clock(m, row->rank, &offset, &error);
+        for (uint64_t k = 0; k < row->count; k++)
+            if (!call_fits(&s, starts[k], durations[k], comparable, offset, error)) return 0;
+    }
+    if (!row->count || !row->has_stats) return 1;
+    return !stats_contradict_count(row) && stats_match(row, starts, durations);
 }
 
 static sp_status count_in_metadata(sp_rd *rd, sp_model *m, const char *key, uint64_t n) {

@@ -6,10 +6,12 @@ sp_results *sp_read(const char *path, sp_error *err) {
     return sp_read_ranks(path, NULL, 0, err);
 }
 
-sp_results *sp_read_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
-                          sp_error *err) {
+static sp_results *adopt_read(const char *path, const uint32_t *ranks, size_t num_ranks, int stream,
+                              sp_error *err) {
     sp_model m;
-    if (sp_read_model_ranks(path, ranks, num_ranks, &m, err)) return NULL;
+    sp_status st = stream ? sp_read_model_streamed(path, &m, err)
+                          : sp_read_model_ranks(path, ranks, num_ranks, &m, err);
+    if (st) return NULL;
     m.path = sp_strdup(path);
     if (!m.path) {
         sp_model_clear(&m);
@@ -17,4 +19,13 @@ sp_results *sp_read_ranks(const char *path, const uint32_t *ranks, size_t num_ra
         return NULL;
     }
     return sp_results_adopt(&m, err);
+}
+
+sp_results *sp_read_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
+                          sp_error *err) {
+    return adopt_read(path, ranks, num_ranks, 0, err);
+}
+
+sp_results *sp_read_streamed(const char *path, sp_error *err) {
+    return adopt_read(path, NULL, 0, 1, err);
 }

@@ -11,13 +11,18 @@ static sp_status optional_column(sp_rd *rd, const sp_model *m, const char *path,
     return st ? st : sp_rd_same_length(rd, path, n, ref_path, m->num_events);
 }
 
-static sp_status check_thread_ids(sp_rd *rd, const sp_model *m) {
-    for (size_t i = 0; m->thread_ids && i < m->num_events; i++)
-        if (m->thread_ids[i] < -1)
-            return sp_rd_damaged(
-                rd, "/events/thread_ids[%zu] is %" PRId64 " (a thread index, or -1 for unknown)", i,
-                m->thread_ids[i]);
+sp_status sp_rd_check_thread_ids(sp_rd *rd, const int64_t *ids, uint64_t first, uint64_t n) {
+    for (uint64_t i = 0; ids && i < n; i++)
+        if (ids[i] < -1)
+            return sp_rd_damaged(rd,
+                                 "/events/thread_ids[%" PRIu64 "] is %" PRId64
+                                 " (a thread index, or -1 for unknown)",
+                                 first + i, ids[i]);
     return SP_OK;
+}
+
+static sp_status check_thread_ids(sp_rd *rd, const sp_model *m) {
+    return sp_rd_check_thread_ids(rd, m->thread_ids, 0, m->num_events);
 }
 
 sp_status sp_rd_events(sp_rd *rd, sp_model *m) {
@@ -48,9 +53,8 @@ static sp_status bad_call(sp_rd *rd, const sp_model *m, size_t row, uint64_t cal
 }
 
 /* Schema 3: starts hold per-row deltas (FORMAT.md 2.1); sums stay in range. */
-static sp_status decode_deltas(sp_rd *rd, sp_model *m, size_t row) {
+static sp_status decode_deltas(sp_rd *rd, const sp_model *m, size_t row, int64_t *s) {
     const sp_model_row *r = &m->rows[row];
-    int64_t *s = m->starts + r->offset;
     int64_t start = 0;
     for (uint64_t i = 0; i < r->count; i++) {
         int64_t delta = s[i];
@@ -65,40 +69,48 @@ static sp_status decode_deltas(sp_rd *rd, sp_model *m, size_t row) {
 }
 
 /* Schemas 1 and 2: durations hold end times. */
-static sp_status decode_ends(sp_rd *rd, sp_model *m, size_t row) {
+static sp_status decode_ends(sp_rd *rd, const sp_model *m, size_t row, const int64_t *s,
+                             int64_t *d) {
     const sp_model_row *r = &m->rows[row];
     for (uint64_t i = 0; i < r->count; i++) {
-        int64_t start = m->starts[r->offset + i];
-        int64_t end = m->durations[r->offset + i];
+        int64_t start = s[i];
+        int64_t end = d[i];
         if (start < 0) return bad_call(rd, m, row, i, "starts at a negative time", start);
         if (end < start) return bad_call(rd, m, row, i, "ends before it starts, end", end);
-        m->durations[r->offset + i] = end - start;
+        d[i] = end - start;
     }
     return SP_OK;
 }
 
-static sp_status check_durations(sp_rd *rd, const sp_model *m, size_t row) {
+static sp_status check_durations(sp_rd *rd, const sp_model *m, size_t row, const int64_t *s,
+                                 const int64_t *d) {
     const sp_model_row *r = &m->rows[row];
     uint64_t total = 0;
     for (uint64_t i = 0; i < r->count; i++) {
-        int64_t start = m->starts[r->offset + i];
-        int64_t d = m->durations[r->offset + i];
-        if (d < 0) return bad_call(rd, m, row, i, "has a negative duration", d);
-        if (d > INT64_MAX - start)
-            return bad_call(rd, m, row, i, "ends past the int64 range, duration", d);
-        total += (uint64_t)d;
+        int64_t start = s[i];
+        if (d[i] < 0) return bad_call(rd, m, row, i, "has a negative duration", d[i]);
+        if (d[i] > INT64_MAX - start)
+            return bad_call(rd, m, row, i, "ends past the int64 range, duration", d[i]);
+        total += (uint64_t)d[i];
         if (total > INT64_MAX)
-            return bad_call(rd, m, row, i, "makes the row's total overflow int64, duration", d);
+            return bad_call(rd, m, row, i, "makes the row's total overflow int64, duration", d[i]);
     }
     return SP_OK;
+}
+
+sp_status sp_rd_decode_row(sp_rd *rd, const sp_model *m, size_t row, int64_t *starts,
+                           int64_t *durations) {
+    sp_status st = m->schema >= 3 ? decode_deltas(rd, m, row, starts)
+                                  : decode_ends(rd, m, row, starts, durations);
+    return st ? st : check_durations(rd, m, row, starts, durations);
 }
 
 sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m) {
     if (m->layout == SP_LAYOUT_AGGREGATE) return SP_OK;
     for (size_t row = 0; row < m->num_rows; row++) {
         if (m->rows[row].events_skipped) continue;
-        sp_status st = m->schema >= 3 ? decode_deltas(rd, m, row) : decode_ends(rd, m, row);
-        if (!st) st = check_durations(rd, m, row);
+        uint64_t at = m->rows[row].offset;
+        sp_status st = sp_rd_decode_row(rd, m, row, m->starts + at, m->durations + at);
         if (st) return st;
     }
     return SP_OK;

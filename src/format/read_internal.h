@@ -58,6 +58,20 @@ sp_status sp_rd_events_selected(sp_rd *rd, sp_model *m);
  */
 sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m);
 
+/* One row's raw calls (starts and durations of the row, as sp_rd_decode_times
+ * reads them) decoded and checked in place; the same errors. */
+sp_status sp_rd_decode_row(sp_rd *rd, const sp_model *m, size_t row, int64_t *starts,
+                           int64_t *durations);
+
+/* Thread ids ids[0..n) (events first.. of /events/thread_ids) are -1 or more. */
+sp_status sp_rd_check_thread_ids(sp_rd *rd, const int64_t *ids, uint64_t first, uint64_t n);
+
+/* For a streamed read: whether the decoded calls of one row lie in the run
+ * and its stored statistics are theirs, i.e. sp_rd_plausibility would
+ * neither drop nor recompute anything for it. */
+int sp_rd_row_plausible(const sp_model *m, const sp_model_row *row, const int64_t *starts,
+                        const int64_t *durations);
+
 /* /rank_region_index/summary_statistics when present and complete. */
 sp_status sp_rd_summary_statistics(sp_rd *rd, sp_model *m);
 

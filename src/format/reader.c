@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "format/event_source.h"
 #include "format/vlen_guard.h"
 #include "format/guarded_driver.h"
 #include "format/lzf_filter.h"
@@ -126,6 +127,7 @@ static sp_status finish_events(sp_rd *rd, sp_model *m) {
 typedef struct rank_choice {
     const uint32_t *ranks;
     size_t count;
+    int stream; /* leave the event columns in the file (sp_read_model_streamed) */
 } rank_choice;
 
 static int compare_rank(const void *a, const void *b) {
@@ -172,10 +174,31 @@ static sp_status read_indexed_selected(sp_rd *rd, sp_model *m, const rank_choice
     return st;
 }
 
+/* Streamed: everything but the calls; every failure (also "cannot be
+ * streamed": clock offsets, thread ids, rows without stored statistics)
+ * makes the caller read the file whole instead. */
+static sp_status read_indexed_streamed(sp_rd *rd, sp_model *m) {
+    if (m->layout != SP_LAYOUT_COLUMNAR ||
+        sp_rd_kind_of(rd->file, "/events/thread_ids") != SP_RD_ABSENT ||
+        sp_rd_kind_of(rd->file, "/scope_profiler_c/clock_offsets") != SP_RD_ABSENT)
+        return SP_ERR_UNAVAILABLE;
+    sp_status st = sp_rd_event_source_open(rd, m);
+    if (!st) st = sp_rd_summary_statistics(rd, m);
+    for (size_t i = 0; !st && i < m->num_rows; i++)
+        if (m->rows[i].count && !m->rows[i].has_stats) st = SP_ERR_UNAVAILABLE;
+    if (!st) st = sp_rd_check_stats(rd, m);
+    if (!st) st = sp_rd_thread_table(rd, m);
+    if (!st) st = sp_rd_thread_forks(rd, m);
+    if (!st) st = sp_rd_message_bytes(rd, m);
+    if (!st) st = sp_rd_histograms(rd, m);
+    return st;
+}
+
 static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
     sp_status st = read_layout(rd, &m->layout);
     if (!st) st = sp_rd_region_table(rd, m);
     if (!st) st = sp_rd_index(rd, m);
+    if (!st && c->stream) return read_indexed_streamed(rd, m);
     if (!st && c->ranks && m->layout == SP_LAYOUT_COLUMNAR) {
         st = read_indexed_selected(rd, m, c);
         if (!st) sp_rd_fill_missing_stats(m);
@@ -224,6 +247,7 @@ static sp_status read_profile(sp_rd *rd, sp_model *m, const rank_choice *c) {
                             rd->path);
     m->schema = schema;
     if (schema >= 2 && !has_index) return sp_rd_damaged(rd, "/rank_region_index is missing");
+    if (c->stream && schema < 2) return SP_ERR_UNAVAILABLE;
     st = schema >= 2 ? read_indexed(rd, m, c) : read_legacy(rd, m);
     if (!st) st = sp_rd_metadata(rd, m);
     if (!st) st = sp_rd_thread_times(rd, m);
@@ -261,8 +285,8 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err) {
     return sp_read_model_ranks(path, NULL, 0, out, err);
 }
 
-sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
-                              sp_model *out, sp_error *err) {
+static sp_status read_model(const char *path, const uint32_t *ranks, size_t num_ranks, int stream,
+                            sp_model *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     sp_error_clear(err);
     if (!path) return sp_error_set(err, SP_ERR_INVALID_ARGUMENT, "sp_read: the path is NULL");
@@ -273,7 +297,7 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
         memcpy(sorted, ranks, num_ranks * sizeof *sorted);
         qsort(sorted, num_ranks, sizeof *sorted, compare_rank);
     }
-    rank_choice choice = {sorted, sorted ? num_ranks : 0};
+    rank_choice choice = {sorted, sorted ? num_ranks : 0, stream};
     H5E_auto2_t saved_handler;
     void *saved_data;
     H5Eget_auto2(H5E_DEFAULT, &saved_handler, &saved_data);
@@ -310,4 +334,18 @@ sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t nu
         make_one_line(err);
     }
     return st;
+}
+
+sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
+                              sp_model *out, sp_error *err) {
+    return read_model(path, ranks, num_ranks, 0, out, err);
+}
+
+sp_status sp_read_model_streamed(const char *path, sp_model *out, sp_error *err) {
+    int streamable = 0;
+    sp_status st = read_model(path, NULL, 0, 1, out, err);
+    if (!st) st = sp_event_source_check(out, &streamable, err);
+    if (!st && streamable) return SP_OK;
+    sp_model_clear(out);
+    return read_model(path, NULL, 0, 0, out, err); /* today's read and its messages */
 }

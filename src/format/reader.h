@@ -40,6 +40,7 @@
 #define SP_FORMAT_READER_H
 
 #include "model/model.h"
+#include "scope_profiler/results.h"
 
 #define SP_CALLS_DROPPED_KEY "calls_dropped_as_implausible"
 #define SP_STATS_RECOMPUTED_KEY "statistics_recomputed_on_read"
@@ -62,5 +63,21 @@ sp_status sp_read_model(const char *path, sp_model *out, sp_error *err);
  */
 sp_status sp_read_model_ranks(const char *path, const uint32_t *ranks, size_t num_ranks,
                               sp_model *out, sp_error *err);
+
+/*
+ * The same as sp_read_model, but the event columns stay in the file
+ * (out->event_source, model/event_window.h) when the file allows it:
+ * schema 2 or 3 columnar, summary_statistics for every row, no thread ids
+ * and no clock offsets, and every call passing the read's checks without a
+ * repair (one pass over the calls, a window at a time, checks that). Any
+ * other file, damaged ones included, is read whole by sp_read_model, with
+ * its messages.
+ */
+sp_status sp_read_model_streamed(const char *path, sp_model *out, sp_error *err);
+
+/* sp_read with sp_read_model_streamed: for the passes that read the calls
+ * window by window (events, the call walker of the exports, the Gantt
+ * chart); other analyses need the model's columns (a model read whole). */
+SP_INTERNAL_API sp_results *sp_read_streamed(const char *path, sp_error *err);
 
 #endif

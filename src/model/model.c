@@ -1,4 +1,5 @@
 #include "model/model.h"
+#include "model/event_window.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -57,6 +58,7 @@ void sp_model_clear(sp_model *m) {
     free(m->thread_ids);
     free(m->call_ids);
     free(m->parent_ids);
+    if (m->event_source) m->event_source->ops->close(m->event_source);
     for (size_t i = 0; i < m->num_meta; i++)
         meta_entry_clear(&m->meta[i]);
     free(m->meta);

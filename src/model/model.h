@@ -150,6 +150,9 @@ typedef struct sp_model {
     int64_t *parent_ids;        /* NULL when absent */
     uint64_t num_events_loaded; /* events read from the file (< num_events after a
                                    rank-selective read) */
+    /* Set by a streamed read: the event columns above stay NULL and are read
+     * window by window (model/event_window.h); freed by sp_model_clear. */
+    struct sp_event_source *event_source;
 
     /* Blocks of distinct row strings the reader shares between rows (a large
      * index repeats the same few source files, tags and "[]"): a row string

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "analysis/analysis.h"
+#include "model/event_window.h"
 #include "plot/plot_internal.h"
 
 typedef struct lane {
@@ -56,7 +58,7 @@ static sp_status collect_lanes(sp_chart *c, lanes *out, sp_error *err) {
             if (!sp_chart_rank_selected(c, rank)) continue;
             const sp_rank_region *rr = sp_mpi_region_rank(mr, rank, NULL);
             if (!rr || sp_rank_region_num_calls(rr) == 0) continue;
-            if (!sp_rank_region_start_times_ns(rr))
+            if (!sp_results_has_events(c->r))
                 return sp_error_set(err, SP_ERR_UNAVAILABLE,
                                     "%s holds no per-call events (aggregate layout): a Gantt "
                                     "chart needs them; try the durations chart",
@@ -113,9 +115,10 @@ static void draw_call(sp_px_lane *pl, const geometry *g, const char *label, long
 }
 
 static sp_status draw_lane(sp_chart *c, const lane *l, const geometry *g, double y, double h,
-                           const char *label) {
-    const int64_t *starts = sp_rank_region_start_times_ns(l->rr);
-    const int64_t *durs = sp_rank_region_durations_ns(l->rr);
+                           const char *label, sp_event_window *win, sp_error *err) {
+    const int64_t *starts, *durs;
+    sp_status st = sp_rank_region_calls_ns(l->rr, win, &starts, &durs, err);
+    if (st != SP_OK) return st;
     uint64_t n = sp_rank_region_num_calls(l->rr);
     char fill[8];
     sp_region_colour(sp_rank_region_name(l->rr), fill);
@@ -127,7 +130,9 @@ static sp_status draw_lane(sp_chart *c, const lane *l, const geometry *g, double
     } else {
         size_t count = sp_rank_region_thread_calls(l->rr, l->thread, NULL, 0);
         uint64_t *idx = malloc((count ? count : 1) * sizeof *idx);
-        if (!idx) return SP_ERR_OUT_OF_MEMORY;
+        if (!idx)
+            return sp_error_set(err, SP_ERR_OUT_OF_MEMORY,
+                                "out of memory while drawing the Gantt chart");
         sp_rank_region_thread_calls(l->rr, l->thread, idx, count);
         for (size_t i = 0; i < count; i++)
             draw_call(&pl, g, label, l->region, fill, starts[idx[i]], durs[idx[i]]);
@@ -164,6 +169,7 @@ sp_status sp_chart_gantt(sp_chart *c, sp_error *err) {
     free(sub);
     sp_svg_time_axis(c->b, g.x0, g.w, top + plot_h + 2, 0, g.span_s, top);
     size_t every = lane_h >= 11 ? 1 : (size_t)ceil(12.0 / lane_h);
+    sp_event_window win = SP_EVENT_WINDOW_INIT;
     double bar_h = lane_h > 6 ? lane_h - 3 : lane_h - 1;
     for (size_t i = 0; i < shown && st == SP_OK; i++) {
         char label[600];
@@ -172,9 +178,9 @@ sp_status sp_chart_gantt(sp_chart *c, sp_error *err) {
         if (i % every == 0)
             sp_svg_text(c->b, label_w, y + lane_h / 2 + 4, "end", "lb", label, label_w - 12,
                         ls.items[i].region);
-        st = draw_lane(c, &ls.items[i], &g, y + (lane_h - bar_h) / 2, bar_h, label);
+        st = draw_lane(c, &ls.items[i], &g, y + (lane_h - bar_h) / 2, bar_h, label, &win, err);
     }
-    if (st) sp_error_set(err, st, "out of memory while drawing the Gantt chart");
+    sp_event_window_free(&win);
     if (note) {
         char text[200];
         snprintf(text, sizeof text,

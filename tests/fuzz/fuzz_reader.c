@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "format/reader.h"
+#include "model/event_window.h"
 #include "fuzz_internal.h"
 
 static char scratch[512], scratch_rt[512];
@@ -57,6 +58,38 @@ static void check_rank_selective(const sp_model *full) {
     sp_model_clear(&m);
 }
 
+/* The streamed read of the same file: when it streams, every row's window
+ * holds the whole read's calls; else it is the whole read. Nothing stays
+ * open once the model is cleared. */
+static void check_streamed(const sp_model *full) {
+    sp_model m;
+    sp_error err;
+    FZ_CHECK(sp_read_model_streamed(scratch, &m, &err) == SP_OK);
+    FZ_CHECK(m.num_rows == full->num_rows && m.num_events == full->num_events);
+    sp_event_window w = SP_EVENT_WINDOW_INIT;
+    for (size_t i = 0; m.event_source && i < m.num_rows; i++) {
+        const sp_model_row *r = &m.rows[i];
+        FZ_CHECK(sp_model_events(&m, i, i + 1, &w, &err) == SP_OK);
+        FZ_CHECK(w.first == r->offset && w.count == r->count);
+        for (uint64_t k = 0; k < r->count; k++)
+            FZ_CHECK(w.starts[k] == full->starts[r->offset + k] &&
+                     w.durations[k] == full->durations[r->offset + k]);
+    }
+    sp_event_window_free(&w);
+    sp_model_clear(&m);
+    FZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+}
+
+/* A file the whole read refuses is refused by the streamed read, word for word. */
+static void check_streamed_failure(sp_status st, const sp_error *whole) {
+    sp_model m;
+    sp_error err;
+    FZ_CHECK(sp_read_model_streamed(scratch, &m, &err) == st);
+    FZ_CHECK(strcmp(err.message, whole->message) == 0);
+    FZ_CHECK(m.event_source == NULL && m.rows == NULL);
+    FZ_CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
+}
+
 int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
     sp_fuzz_reader_init();
     fz f = {data, size, 0, size};
@@ -72,10 +105,12 @@ int sp_fuzz_reader_one(const uint8_t *data, size_t size) {
     if (st) {
         if (getenv("SP_FUZZ_VERBOSE")) printf("%d %s\n", st, err.message + strlen(scratch));
         check_failure(st, &err, &m);
+        check_streamed_failure(st, &err);
         return 0;
     }
     fz_check_model(&m);
     check_rank_selective(&m);
+    check_streamed(&m);
     if (round_trip && m.layout == SP_LAYOUT_COLUMNAR) {
         fz_check_round_trip(&m, scratch_rt);
     } else { /* the public path: results adopt the model and align the ranks' clocks */
