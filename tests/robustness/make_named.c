@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -40,6 +41,17 @@ static char *unescape(char *s) {
     return s;
 }
 
+/* Each call lasts at least 1 us: a back-to-back pair can measure 0 ns, and
+ * the folded export (rightly) drops a stack of weight 0, which made
+ * robust_names fail now and then. */
+static void spin_1us(void) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 1000);
+}
+
 static void *named_thread(void *name) {
     sp_set_thread_name(name);
     sp_region_t h = sp_region("threaded");
@@ -58,6 +70,7 @@ int main(int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         sp_region_t h = sp_region(unescape(argv[i]));
         sp_begin(h);
+        spin_1us();
         sp_end(h);
     }
     char *thread_name = getenv("MAKE_NAMED_THREAD");
