@@ -174,6 +174,18 @@ static sp_status read_indexed_selected(sp_rd *rd, sp_model *m, const rank_choice
     return st;
 }
 
+/* What every read of an indexed file does once its rows hold their
+ * statistics: check them, then the optional tables. */
+static sp_status read_after_stats(sp_rd *rd, sp_model *m) {
+    sp_status st = sp_rd_check_stats(rd, m);
+    if (!st) st = sp_rd_thread_table(rd, m);
+    if (!st) st = sp_rd_thread_forks(rd, m);
+    if (!st) st = sp_rd_clock_offsets(rd, m);
+    if (!st) st = sp_rd_message_bytes(rd, m);
+    if (!st) st = sp_rd_histograms(rd, m);
+    return st;
+}
+
 /* Streamed: everything but the calls; every failure (also "cannot be
  * streamed": clock offsets, thread ids, rows without stored statistics)
  * makes the caller read the file whole instead. */
@@ -186,12 +198,7 @@ static sp_status read_indexed_streamed(sp_rd *rd, sp_model *m) {
     if (!st) st = sp_rd_summary_statistics(rd, m);
     for (size_t i = 0; !st && i < m->num_rows; i++)
         if (m->rows[i].count && !m->rows[i].has_stats) st = SP_ERR_UNAVAILABLE;
-    if (!st) st = sp_rd_check_stats(rd, m);
-    if (!st) st = sp_rd_thread_table(rd, m);
-    if (!st) st = sp_rd_thread_forks(rd, m);
-    if (!st) st = sp_rd_message_bytes(rd, m);
-    if (!st) st = sp_rd_histograms(rd, m);
-    return st;
+    return st ? st : read_after_stats(rd, m);
 }
 
 static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
@@ -202,25 +209,13 @@ static sp_status read_indexed(sp_rd *rd, sp_model *m, const rank_choice *c) {
     if (!st && c->ranks && m->layout == SP_LAYOUT_COLUMNAR) {
         st = read_indexed_selected(rd, m, c);
         if (!st) sp_rd_fill_missing_stats(m);
-        if (!st) st = sp_rd_check_stats(rd, m);
-        if (!st) st = sp_rd_thread_table(rd, m);
-        if (!st) st = sp_rd_thread_forks(rd, m);
-        if (!st) st = sp_rd_clock_offsets(rd, m);
-        if (!st) st = sp_rd_message_bytes(rd, m);
-        if (!st) st = sp_rd_histograms(rd, m);
-        return st;
+        return st ? st : read_after_stats(rd, m);
     }
     if (!st) st = sp_rd_events(rd, m);
     if (!st) st = finish_events(rd, m);
     if (!st) st = sp_rd_summary_statistics(rd, m);
     if (!st) sp_rd_fill_missing_stats(m);
-    if (!st) st = sp_rd_check_stats(rd, m);
-    if (!st) st = sp_rd_thread_table(rd, m);
-    if (!st) st = sp_rd_thread_forks(rd, m);
-    if (!st) st = sp_rd_clock_offsets(rd, m);
-    if (!st) st = sp_rd_message_bytes(rd, m);
-    if (!st) st = sp_rd_histograms(rd, m);
-    return st;
+    return st ? st : read_after_stats(rd, m);
 }
 
 static sp_status read_legacy(sp_rd *rd, sp_model *m) {

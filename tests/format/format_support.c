@@ -24,6 +24,12 @@ static void remove_temp_dir(void) {
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
 }
 
+const char *fs_source(const char *relative) {
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", SP_TEST_SOURCE_DIR, relative);
+    return path;
+}
+
 const char *fs_path(const char *name) {
     static char paths[8][512];
     static unsigned next;

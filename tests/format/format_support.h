@@ -53,6 +53,10 @@ void fs_expect_error(const char *path, sp_status status, const char *needle);
 /* Reads path into m (must succeed) and checks that nothing is left open. */
 void fs_read_ok(const char *path, sp_model *m);
 
+/* A file of the source tree, relative to tests/format (a static buffer: use
+ * it before the next call). */
+const char *fs_source(const char *relative);
+
 /* The bytes of a file (caller frees); *n their count. */
 unsigned char *fs_load(const char *path, size_t *n);
 

@@ -32,10 +32,8 @@ static void store(const char *path, const unsigned char *bytes, size_t n) {
 }
 
 static const char *fixture_copy(const char *name) {
-    char source[4096];
-    snprintf(source, sizeof source, "%s/../fixtures/py_tutorial2.h5", SP_TEST_SOURCE_DIR);
     size_t n;
-    unsigned char *bytes = fs_load(source, &n);
+    unsigned char *bytes = fs_load(fs_source("../fixtures/py_tutorial2.h5"), &n);
     const char *path = fs_path(name);
     store(path, bytes, n);
     free(bytes);
@@ -160,10 +158,7 @@ static void compact_size_short_of_the_elements_is_damage(void **state) {
  * (tests/fuzz/regressions_bytes). */
 static void compact_layout_of_0_bytes_is_damage(void **state) {
     (void)state;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/../fuzz/regressions_bytes/h5d-compact-size.bin",
-             SP_TEST_SOURCE_DIR);
-    fs_expect_error(path, SP_ERR_DAMAGED,
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/h5d-compact-size.bin"), SP_ERR_DAMAGED,
                     "damaged profile: /rank1/regions/setup/end_times is a compact dataset of 0 "
                     "bytes; its 1 element(s) need 8");
 }
@@ -172,10 +167,8 @@ static void compact_layout_of_0_bytes_is_damage(void **state) {
  * leaving 0 dimensions (tests/fuzz/regressions_bytes). */
 static void chunked_layout_without_dimensions_is_damage(void **state) {
     (void)state;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/../fuzz/regressions_bytes/h5d-chunk-dimensions-zero.bin",
-             SP_TEST_SOURCE_DIR);
-    fs_expect_error(path, SP_ERR_DAMAGED,
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/h5d-chunk-dimensions-zero.bin"),
+                    SP_ERR_DAMAGED,
                     "damaged profile: " COLUMN " cannot be read: the header of " COLUMN
                     " describes chunks of 0 dimension(s), at least 2 are needed");
 }
@@ -185,10 +178,8 @@ static void chunked_layout_without_dimensions_is_damage(void **state) {
  * from a NULL buffer looking up /region_table/names: SIGSEGV). */
 static void group_symbol_table_past_the_file_is_damage(void **state) {
     (void)state;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/../fuzz/regressions_bytes/h5g-symbol-table-address.bin",
-             SP_TEST_SOURCE_DIR);
-    fs_expect_error(path, SP_ERR_DAMAGED,
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/h5g-symbol-table-address.bin"),
+                    SP_ERR_DAMAGED,
                     "damaged profile: /region_table/names cannot be read: the header of "
                     "/region_table places its links' B-tree at byte 18374688678699418962, past "
                     "the end of the file (24283 bytes)");

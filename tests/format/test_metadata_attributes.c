@@ -23,12 +23,6 @@
 
 #include "format_support.h"
 
-static const char *source_file(const char *relative) {
-    static char path[4096];
-    snprintf(path, sizeof path, "%s/%s", SP_TEST_SOURCE_DIR, relative);
-    return path;
-}
-
 static void expect_text(const sp_model *m, size_t i, const char *key, const char *value) {
     assert_true(i < m->num_meta);
     assert_string_equal(m->meta[i].key, key);
@@ -47,7 +41,7 @@ static void expect_number(const sp_model *m, size_t i, const char *key, int64_t 
 static void fixture_metadata_unchanged(void **state) {
     (void)state;
     sp_model m;
-    fs_read_ok(source_file("../fixtures/py_tutorial2.h5"), &m);
+    fs_read_ok(fs_source("../fixtures/py_tutorial2.h5"), &m);
     assert_int_equal(m.num_meta, 11);
     expect_text(&m, 0, "chip_information", "AMD EPYC");
     expect_number(&m, 1, "finalize_time_ns", 3345925515719);
@@ -165,16 +159,16 @@ static void damaged_character_size_is_an_error(void **state) {
 static void fuzzer_finds_read_in_process(void **state) {
     (void)state;
     /* an attribute message that does not decode: libhdf5 crashed in H5A__close */
-    fs_expect_error(source_file("../fuzz/regressions_bytes/h5a-close-attribute-iterate.bin"),
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/h5a-close-attribute-iterate.bin"),
                     SP_ERR_DAMAGED,
                     "damaged profile: the attributes of /metadata cannot be read (a damaged "
                     "attribute message)");
-    fs_expect_error(source_file("../fuzz/regressions_bytes/h5a-close-attribute-iterate-2.bin"),
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/h5a-close-attribute-iterate-2.bin"),
                     SP_ERR_DAMAGED,
                     "damaged profile: the attributes of /metadata cannot be read (a damaged "
                     "attribute message)");
     /* the hang in H5T__conv_vlen under H5Ocopy, then H5Aread */
-    fs_expect_error(source_file("../fuzz/regressions_bytes/conv-vlen-attribute-char-size.bin"),
+    fs_expect_error(fs_source("../fuzz/regressions_bytes/conv-vlen-attribute-char-size.bin"),
                     SP_ERR_DAMAGED,
                     "damaged profile: the attribute python_version of /metadata holds "
                     "variable-length strings of 2785017857-byte characters; deleting it");
@@ -188,7 +182,7 @@ static void fuzzer_finds_read_in_process(void **state) {
         char relative[256];
         snprintf(relative, sizeof relative, "../fuzz/regressions_bytes/%s", copies[i].file);
         sp_model m;
-        fs_read_ok(source_file(relative), &m);
+        fs_read_ok(fs_source(relative), &m);
         const sp_meta_entry *e = sp_model_meta_find(&m, copies[i].key);
         assert_non_null(e);
         assert_int_equal(e->type, SP_META_STRING);
