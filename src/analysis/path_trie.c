@@ -97,32 +97,17 @@ sp_status sp_trie_init(sp_path_trie *t, const sp_results *r) {
 }
 
 void sp_node_release(sp_path_node *n) {
-    for (size_t i = 0; i < n->num_chunks; i++)
-        free(n->chunks[i]);
-    free(n->chunks);
+    sp_node_calls_free(&n->durations);
     free(n->pending.pos);
     free(n->pending.value);
     sp_hist_free(&n->hist);
-    n->chunks = NULL;
-    n->num_chunks = n->chunks_cap = 0;
     memset(&n->pending, 0, sizeof n->pending);
 }
 
-sp_status sp_node_push(sp_path_node *n, int64_t duration) {
-    if (n->num_chunks == 0 || n->last_fill == sp_chunk_size(n->num_chunks - 1)) {
-        if (n->num_chunks == n->chunks_cap) {
-            size_t cap = n->chunks_cap ? 2 * n->chunks_cap : 4;
-            int64_t **grown = realloc(n->chunks, cap * sizeof *grown);
-            if (!grown) return SP_ERR_OUT_OF_MEMORY;
-            n->chunks = grown;
-            n->chunks_cap = cap;
-        }
-        int64_t *chunk = malloc(sp_chunk_size(n->num_chunks) * sizeof *chunk);
-        if (!chunk) return SP_ERR_OUT_OF_MEMORY;
-        n->chunks[n->num_chunks++] = chunk;
-        n->last_fill = 0;
-    }
-    n->chunks[n->num_chunks - 1][n->last_fill++] = duration;
+sp_status sp_node_push(sp_path_node *n, int64_t duration, const int64_t *at) {
+    sp_status st = at && *at == duration ? sp_node_calls_borrow(&n->durations, at)
+                                         : sp_node_calls_copy(&n->durations, duration);
+    if (st != SP_OK) return st;
     if (n->calls == 0 || duration < n->min_ns) n->min_ns = duration;
     if (n->calls == 0 || duration > n->max_ns) n->max_ns = duration;
     n->calls++;

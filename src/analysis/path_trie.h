@@ -8,6 +8,7 @@
 
 #include "analysis/balance_calc.h"
 #include "analysis/internal.h"
+#include "analysis/node_calls.h"
 #include "model/histogram.h"
 
 #define SP_NO_NODE UINT32_MAX
@@ -26,10 +27,9 @@ typedef struct sp_path_node {
     uint32_t seq;    /* first-call order (path dict insertion order); SP_NO_NODE before */
     int recursive;
     uint32_t fold_levels; /* a depth-cap fold node (path_depth.h): the deepest level folded */
-    int has_child_rows; /* a descendant path has calls: an "(own)" row follows */
+    int has_child_rows;   /* a descendant path has calls: an "(own)" row follows */
     uint64_t calls;
-    int64_t **chunks; /* durations (ns) in pooling order, chunk i holding sp_chunk_size(i) */
-    size_t num_chunks, chunks_cap, last_fill;
+    sp_node_calls durations; /* ns, in pooling order */
     int64_t min_ns, max_ns;
     double exclusive;   /* left-to-right sum in pooling order of the values added so far */
     uint64_t excl_next; /* pooling position of the next exclusive value to add */
@@ -58,14 +58,10 @@ typedef struct sp_path_node {
     sp_hist hist;
 } sp_path_node;
 
-/* Chunks grow from 16 values to 64 Ki values: small paths stay small, and
- * large ones never copy their data to grow. */
-static inline size_t sp_chunk_size(size_t i) {
-    return i < 12 ? (size_t)16 << i : (size_t)65536;
-}
-
-/* Appends a duration; SP_ERR_OUT_OF_MEMORY on failure. */
-sp_status sp_node_push(sp_path_node *n, int64_t duration);
+/* Appends a duration; at, when not NULL, holds the same value for as long as
+ * the node keeps its durations (the model's column: borrowed, not copied).
+ * SP_ERR_OUT_OF_MEMORY on failure. */
+sp_status sp_node_push(sp_path_node *n, int64_t duration, const int64_t *at);
 
 /* Adds the exclusive ns of the call at pooling position pos, in position order. */
 sp_status sp_node_exclusive(sp_path_node *n, uint64_t pos, int64_t value);

@@ -12,12 +12,13 @@ typedef struct path_walk {
     const sp_results *r;
     sp_path_trie *t;
     double origin;
-    uint32_t pass;       /* index of the rank being pooled */
-    uint32_t rank;       /* the rank being pooled */
-    uint32_t next_seq;   /* path insertion order */
-    sp_touched touched;  /* nodes with calls on this rank */
-    int64_t *unfiltered; /* exclusive ns per event of the rank, from the unfiltered tree */
-    uint64_t base;       /* first event of the rank */
+    uint32_t pass;         /* index of the rank being pooled */
+    uint32_t rank;         /* the rank being pooled */
+    uint32_t next_seq;     /* path insertion order */
+    sp_touched touched;    /* nodes with calls on this rank */
+    int64_t *unfiltered;   /* exclusive ns per event of the rank, from the unfiltered tree */
+    uint64_t base;         /* first event of the rank */
+    const int64_t *column; /* the model's durations when read whole (borrowed by nodes) */
     uint32_t *cache_parent, *cache_node; /* per region: its node under that parent node */
     uint8_t *cache_collapsed;            /* per region: whether its elements collapsed */
     uint32_t *cache_levels;              /* per region: its elements past the depth cap */
@@ -166,7 +167,8 @@ static sp_status path_enter(void *ctx, sp_tree_frame *call, sp_tree_frame *paren
     call->level = levels ? levels + (parent && parent->node == node ? parent->level : 0) : 0;
     if (levels) sp_trie_fold_reached(w->t, node, call->level);
     call->pos = n->calls;
-    if (sp_node_push(n, d) != SP_OK || sp_lane_sums_add(&n->rank_threads, call->lane, d) != SP_OK)
+    if (sp_node_push(n, d, w->column ? w->column + call->event : NULL) != SP_OK ||
+        sp_lane_sums_add(&n->rank_threads, call->lane, d) != SP_OK)
         return SP_ERR_OUT_OF_MEMORY;
     n->recursive |= collapsed;
     pool_call(w, n, call);
@@ -272,7 +274,10 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
                            const uint32_t *regions, size_t num_regions, const uint32_t *ranks,
                            size_t num_ranks, sp_path_trie *t, sp_error *err) {
     if (!sp_columnar(r)) return sp_unavailable(r, "call paths", err);
-    path_walk w = {.r = r, .t = t, .origin = sp_results_time_origin(r)};
+    path_walk w = {.r = r,
+                   .t = t,
+                   .origin = sp_results_time_origin(r),
+                   .column = sp_model_streamed(&r->m) ? NULL : r->m.durations};
     size_t nreg = r->m.num_regions + 1;
     uint32_t *rows = malloc(nreg * sizeof *rows);
     w.cache_parent = malloc(nreg * sizeof *w.cache_parent);

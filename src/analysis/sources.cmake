@@ -19,7 +19,7 @@ set(SP_SOURCES_analysis
     metadata_access.c
     mpi_region.c
     numpy_stats.c
-    path_trie.c
+    path_trie.c node_calls.c
     path_walk.c
     path_hists.c
     path_depth.c

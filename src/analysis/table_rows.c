@@ -11,7 +11,6 @@
 #include "common/error.h"
 #include "analysis/numpy_stats.h"
 
-
 const char *const sp_table_columns[] = {
     "region",         "ranks",   "calls",        "total",   "percent",
     "parent_percent", "avg",     "min",          "max",     "first",
@@ -21,8 +20,8 @@ const char *const sp_table_columns[] = {
 
 /* A node's durations in pooling order, as a virtual array of doubles. */
 typedef struct node_seq {
-    const sp_path_node *n;
-    size_t chunk, at;
+    const sp_node_calls *c;
+    size_t span, at;
     int squared;
     double mean;
 } node_seq;
@@ -31,11 +30,11 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
     node_seq *q = ctx;
     (void)first; /* blocks come in order */
     for (size_t k = 0; k < count; k++) {
-        if (q->at == sp_chunk_size(q->chunk)) {
-            q->chunk++;
+        while (q->at == q->c->spans[q->span].n) {
+            q->span++;
             q->at = 0;
         }
-        double x = sp_seconds(q->n->chunks[q->chunk][q->at++]);
+        double x = sp_seconds(q->c->spans[q->span].x[q->at++]);
         buf[k] = q->squared ? (x - q->mean) * (x - q->mean) : x;
     }
 }
@@ -95,24 +94,18 @@ static sp_status path_row_stats(const sp_path_node *n, const sp_excluded_time *x
                                 sp_table_row *row) {
     if (n->from_hists) return hist_row_stats(n, x, row);
     size_t calls = (size_t)n->calls;
-    node_seq q = {n, 0, 0, 0, 0.0};
+    node_seq q = {&n->durations, 0, 0, 0, 0.0};
     row->total = sp_numpy_sum_gen(calls, node_fill, &q);
     row->avg = row->total / (double)calls;
-    node_seq d = {n, 0, 0, 1, row->avg};
+    node_seq d = {&n->durations, 0, 0, 1, row->avg};
     row->std = sqrt(sp_numpy_sum_gen(calls, node_fill, &d) / (double)calls);
     row->exclusive = n->exclusive;
     row->min = sp_seconds(n->min_ns);
     row->max = sp_seconds(n->max_ns);
-    sp_span stack_spans[16] = {{NULL, 0}};
-    sp_span *spans = n->num_chunks <= 16 ? stack_spans : malloc(n->num_chunks * sizeof *spans);
-    if (!spans) return SP_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < n->num_chunks; i++)
-        spans[i] = (sp_span){n->chunks[i], i + 1 < n->num_chunks ? sp_chunk_size(i) : n->last_fill};
     static const double qs[3] = {50.0, 95.0, 99.0};
     double p[3];
-    sp_status st = sp_percentiles_spans(spans, n->num_chunks, n->min_ns, n->max_ns, qs, 3,
-                                        SP_NS_PER_SECOND, p);
-    if (spans != stack_spans) free(spans);
+    sp_status st = sp_percentiles_spans(n->durations.spans, n->durations.num_spans, n->min_ns,
+                                        n->max_ns, qs, 3, SP_NS_PER_SECOND, p);
     row->p50 = p[0];
     row->p95 = p[1];
     row->p99 = p[2];
@@ -200,9 +193,9 @@ sp_status sp_table_rows_build(const sp_results *r, const sp_filter *filter, cons
     return sp_table_rows_build_capped(r, filter, sort, percentage_mode, 0, out, err);
 }
 
-sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filter,
-                                     const char *sort, const char *percentage_mode,
-                                     unsigned max_depth, sp_table_rows *out, sp_error *err) {
+sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filter, const char *sort,
+                                     const char *percentage_mode, unsigned max_depth,
+                                     sp_table_rows *out, sp_error *err) {
     memset(out, 0, sizeof *out);
     sp_table_sort sort_key;
     int exclusive_mode;
@@ -215,7 +208,8 @@ sp_status sp_table_rows_build_capped(const sp_results *r, const sp_filter *filte
     const uint32_t *ranks = sp_filter_ranks(f, &nranks);
     sp_path_trie t;
     st = sp_select_regions(r, f, &regions, &num_regions, err);
-    if (st == SP_OK && (sp_trie_init(&t, r) != SP_OK || sp_trie_depth_init(&t, max_depth) != SP_OK)) {
+    if (st == SP_OK &&
+        (sp_trie_init(&t, r) != SP_OK || sp_trie_depth_init(&t, max_depth) != SP_OK)) {
         sp_trie_free(&t); /* what the failed init allocated */
         st = sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     } else if (st == SP_OK) {
