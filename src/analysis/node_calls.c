@@ -6,6 +6,8 @@
 /* A borrowed run shorter than this on average costs more (16 bytes per span)
  * than a copy (8 bytes per value): past this many spans per value, copy. */
 #define MIN_VALUES_PER_SPAN 4
+/* Below this many spans a node borrows whatever it gets (small paths). */
+#define FREE_SPANS 16
 
 static sp_status add_span(sp_node_calls *c, const int64_t *x) {
     if (c->num_spans == c->spans_cap) {
@@ -29,7 +31,7 @@ sp_status sp_node_calls_borrow(sp_node_calls *c, const int64_t *at) {
             return SP_OK;
         }
     }
-    if (c->num_spans >= 16 && c->num_spans * MIN_VALUES_PER_SPAN > c->count)
+    if (c->num_spans >= FREE_SPANS && c->num_spans * MIN_VALUES_PER_SPAN > c->count)
         return sp_node_calls_copy(c, *at); /* fragmented: spans would cost more */
     sp_status st = add_span(c, at);
     if (st == SP_OK) c->last_borrowed = 1;
@@ -48,7 +50,6 @@ static sp_status new_chunk(sp_node_calls *c) {
     if (!chunk) return SP_ERR_OUT_OF_MEMORY;
     c->chunks[c->num_chunks++] = chunk;
     c->last_fill = 0;
-    c->last_borrowed = 1; /* a new chunk starts a new span */
     return SP_OK;
 }
 
@@ -58,7 +59,8 @@ sp_status sp_node_calls_copy(sp_node_calls *c, int64_t value) {
     }
     int64_t *slot = &c->chunks[c->num_chunks - 1][c->last_fill];
     *slot = value;
-    if (!c->last_borrowed && c->num_spans) {
+    /* the last span ends at this slot when it is a run of this chunk */
+    if (!c->last_borrowed && c->last_fill > 0) {
         c->spans[c->num_spans - 1].n++;
         c->count++;
     } else if (add_span(c, slot) != SP_OK) {

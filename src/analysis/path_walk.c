@@ -277,7 +277,7 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     path_walk w = {.r = r,
                    .t = t,
                    .origin = sp_results_time_origin(r),
-                   .column = sp_model_streamed(&r->m) ? NULL : r->m.durations};
+                   .column = r->m.durations}; /* NULL when streamed */
     size_t nreg = r->m.num_regions + 1;
     uint32_t *rows = malloc(nreg * sizeof *rows);
     w.cache_parent = malloc(nreg * sizeof *w.cache_parent);
