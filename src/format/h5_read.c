@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "model/model.h"
+#include "format/chunk_read.h"
 #include "format/header_check.h"
 #include "format/vlen_facts.h"
 
@@ -282,8 +283,15 @@ static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int
     if (ftype >= 0) H5Tclose(ftype);
     hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
     hid_t mem = wide_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
-    herr_t rc = n ? H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
+    int decoded = 0;
+    if (n >= SP_CHUNK_READ_MIN_VALUES)
+        st = sp_rd_chunk_read_int64(rd, ds, path, n, buf, 0, &decoded);
+    herr_t rc = n && !decoded ? H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
     sp_rd_close_plist(dxpl);
+    if (st) {
+        free(buf);
+        return st;
+    }
     if (rc < 0) {
         free(buf);
         return read_failed(rd, path);
