@@ -5,7 +5,7 @@ set(SP_SOURCES_analysis
     clock_alignment.c
     region_source.c
     threads.c
-    call_tree.c call_parent.c
+    call_tree.c call_merge.c merge_pipe.c call_parent.c
     region_entry.c
     unavailable.c
     meta_value.c

@@ -2,3 +2,5 @@ set(SP_SOURCES_common blob.c error.c status.c text_buffer.c utf8.c py_float.c sh
     terminal_text.c duration_text.c)
 # rules for user metadata keys and values (issue 26)
 list(APPEND SP_SOURCES_common user_meta.c)
+# threads the analysis may use (SCOPE_PROFILER_THREADS, issue 29)
+list(APPEND SP_SOURCES_common worker_threads.c)

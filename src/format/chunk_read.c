@@ -3,8 +3,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "common/worker_threads.h"
 #include "format/chunk_decode.h"
 #include "format/lzf_filter.h"
 
@@ -20,17 +20,6 @@ typedef enum sp_chunk_read_result {
     SP_CHUNK_READ_NOT_HANDLED, /* a chunk never written: HDF5 fills it */
     SP_CHUNK_READ_NO_MEMORY    /* rd->err set */
 } sp_chunk_read_result;
-
-int sp_rd_read_threads(void) {
-    const char *env = getenv("SCOPE_PROFILER_READ_THREADS");
-    if (env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end == '\0' && v >= 1) return v > MAX_THREADS ? MAX_THREADS : (int)v;
-    }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
-}
 
 static int host_is_little_endian(void) {
     const unsigned short one = 1;
@@ -231,7 +220,7 @@ sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n
     *handled = 0;
     hsize_t chunk = n ? layout_of(ds, &pipe) : 0;
     if (!chunk || !type_handled(ds)) return SP_OK;
-    if (threads <= 0) threads = sp_rd_read_threads();
+    if (threads <= 0) threads = sp_worker_threads();
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     size_t num_chunks = (n + chunk - 1) / chunk;
     /* a chunk never written reads as the fill value: HDF5's business */

@@ -7,8 +7,7 @@
  * (inflate, then a copy out of its chunk cache, on one thread) was most of
  * `stats`. Anything else HDF5 reads as before.
  *
- * SCOPE_PROFILER_READ_THREADS=N decodes on N threads (1 = the caller's
- * only); the default is one per online core, at most 8.
+ * The threads: sp_worker_threads() (SCOPE_PROFILER_THREADS, common/worker_threads.h).
  */
 #ifndef SP_FORMAT_CHUNK_READ_H
 #define SP_FORMAT_CHUNK_READ_H
@@ -30,8 +29,5 @@
  */
 sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int64_t *out,
                                  int threads, int *handled);
-
-/* The decode threads SCOPE_PROFILER_READ_THREADS asks for, else the default. */
-int sp_rd_read_threads(void);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/worker_threads.h"
 #include "format/chunk_compress.h"
 #include "record/journal_layout.h"
 #include "record/session.h"
@@ -91,6 +92,7 @@ static void at_exit(void) {
             "now\n",
             sp_output_path() ? sp_output_path() : "");
     sp_chunk_compress_in_caller_only(); /* no threads may start now: see chunk_compress.h */
+    sp_worker_threads_caller_only();    /* nor the summary table's (merge_pipe.h) */
     sp_finalize(NULL);
 }
 

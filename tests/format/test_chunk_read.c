@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "common/error.h"
+#include "common/worker_threads.h"
 #include "format/chunk_decode.h"
 #include "format/chunk_read.h"
 #include "format/lzf_filter.h"
@@ -374,17 +375,17 @@ static void test_decode_refuses_bad_arguments(void **state) {
 
 static void test_read_threads_from_environment(void **state) {
     (void)state;
-    setenv("SCOPE_PROFILER_READ_THREADS", "3", 1);
-    assert_int_equal(sp_rd_read_threads(), 3);
-    setenv("SCOPE_PROFILER_READ_THREADS", "1", 1);
-    assert_int_equal(sp_rd_read_threads(), 1);
-    setenv("SCOPE_PROFILER_READ_THREADS", "500", 1);
-    assert_int_equal(sp_rd_read_threads(), 8);
-    setenv("SCOPE_PROFILER_READ_THREADS", "two", 1);
-    int fallback = sp_rd_read_threads();
+    setenv("SCOPE_PROFILER_THREADS", "3", 1);
+    assert_int_equal(sp_worker_threads(), 3);
+    setenv("SCOPE_PROFILER_THREADS", "1", 1);
+    assert_int_equal(sp_worker_threads(), 1);
+    setenv("SCOPE_PROFILER_THREADS", "500", 1);
+    assert_int_equal(sp_worker_threads(), 8);
+    setenv("SCOPE_PROFILER_THREADS", "two", 1);
+    int fallback = sp_worker_threads();
     assert_true(fallback >= 1 && fallback <= 8);
-    unsetenv("SCOPE_PROFILER_READ_THREADS");
-    assert_int_equal(sp_rd_read_threads(), fallback);
+    unsetenv("SCOPE_PROFILER_THREADS");
+    assert_int_equal(sp_worker_threads(), fallback);
 }
 
 int main(void) {
