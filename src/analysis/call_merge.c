@@ -13,29 +13,49 @@ struct sp_merge_cursor {
 
 struct sp_merge_head {
     int64_t start, end;
-    uint32_t cursor; /* also the tie-breaker: earlier rows first */
 };
 
 typedef struct sp_merge_cursor cursor;
 typedef struct sp_merge_head head;
 
-static int head_before(const head *a, const head *b) {
-    if (a->start != b->start) return a->start < b->start;
-    if (a->end != b->end) return a->end > b->end;
-    return a->cursor < b->cursor;
+/* An exhausted row's head: after every call (a real call starting at
+ * INT64_MAX ends at -1 or later). */
+static const head done_head = {INT64_MAX, INT64_MIN};
+
+/* Tree order; slots are in row order, so the lower slot wins a tie. */
+static int slot_before(const head *h, uint32_t a, uint32_t b) {
+    if (h[a].start != h[b].start) return h[a].start < h[b].start;
+    if (h[a].end != h[b].end) return h[a].end > h[b].end;
+    return a < b;
 }
 
-static void sift_down(head *h, size_t n, size_t i) {
-    head x = h[i];
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && head_before(&h[c + 1], &h[c])) c++;
-        if (!head_before(&h[c], &x)) break;
-        h[i] = h[c];
-        i = c;
+/* The loser tree over the k slots: internal node i (1 <= i < k) has
+ * children 2i and 2i+1, slot j sits at leaf k + j; tree[i] holds the loser
+ * of the match at i and tree[0] the overall winner. A new head of the
+ * winner is replayed up its path: one comparison per level, half of what a
+ * binary heap's sift-down takes. */
+static void replay(sp_call_merge *m, uint32_t slot) {
+    const head *h = m->heads;
+    uint32_t *tree = m->tree, winner = slot;
+    for (size_t node = (m->num_slots + slot) / 2; node >= 1; node /= 2)
+        if (slot_before(h, tree[node], winner)) {
+            uint32_t t = tree[node];
+            tree[node] = winner;
+            winner = t;
+        }
+    tree[0] = winner;
+}
+
+static void build_tree(sp_call_merge *m, uint32_t *winners) {
+    size_t k = m->num_slots;
+    for (size_t i = k - 1; i >= 1; i--) {
+        uint32_t a = 2 * i >= k ? (uint32_t)(2 * i - k) : winners[2 * i];
+        uint32_t b = 2 * i + 1 >= k ? (uint32_t)(2 * i + 1 - k) : winners[2 * i + 1];
+        int a_wins = slot_before(m->heads, a, b);
+        winners[i] = a_wins ? a : b;
+        m->tree[i] = a_wins ? b : a;
     }
-    h[i] = x;
+    m->tree[0] = k > 1 ? winners[1] : 0;
 }
 
 static uint64_t cursor_event(const cursor *c) {
@@ -55,7 +75,7 @@ static head cursor_head(const sp_call_merge *m, uint32_t id) {
         if (m->thread_ids) __builtin_prefetch(&m->thread_ids[e + PREFETCH_AHEAD]);
     }
     int64_t s = m->starts[e];
-    return (head){s, sp_end_ns(s, m->durations[e]), id};
+    return (head){s, sp_end_ns(s, m->durations[e])};
 }
 
 /* Whole cache lines of their own: the visits run on another thread. */
@@ -101,50 +121,63 @@ sp_status sp_call_merge_init(sp_call_merge *m, const sp_results *r, const sp_eve
     m->thread_ids = win->thread_ids;
     m->first = win->first;
     m->cursors = alloc_lines(n, sizeof *m->cursors);
-    m->heap = alloc_lines(n, sizeof *m->heap);
-    if (!m->cursors || !m->heap) return SP_ERR_OUT_OF_MEMORY;
+    m->heads = alloc_lines(n, sizeof *m->heads);
+    m->tree = alloc_lines(n, sizeof *m->tree);
+    uint32_t *winners = malloc((n ? n : 1) * sizeof *winners);
+    if (!m->cursors || !m->heads || !m->tree || !winners) {
+        free(winners);
+        return SP_ERR_OUT_OF_MEMORY;
+    }
     m->num_cursors = n;
     for (size_t i = 0; i < n; i++) {
         const sp_model_row *row = &r->m.rows[rows[i]];
-        cursor *c = &m->cursors[i];
+        cursor *c = &m->cursors[m->num_slots];
         *c = (cursor){row->offset, 0, row->count, NULL, rows[i]};
         if (row->count == 0) continue;
         if (!r->rows[rows[i]].tree_sorted &&
-            (row->count > UINT32_MAX || !(c->perm = row_permutation(win, row))))
+            (row->count > UINT32_MAX || !(c->perm = row_permutation(win, row)))) {
+            free(winners);
             return SP_ERR_OUT_OF_MEMORY;
+        }
         m->num_calls += row->count;
-        m->heap[m->heap_len++] = cursor_head(m, (uint32_t)i);
+        m->heads[m->num_slots] = cursor_head(m, (uint32_t)m->num_slots);
+        m->num_slots++;
     }
-    for (size_t i = m->heap_len / 2; i-- > 0;)
-        sift_down(m->heap, m->heap_len, i);
+    m->live = m->num_slots;
+    if (m->num_slots) build_tree(m, winners);
+    free(winners);
     return SP_OK;
 }
 
 size_t sp_call_merge_next(sp_call_merge *m, sp_merged_call *out, size_t max) {
     const int64_t *threads = m->thread_ids;
     size_t k = 0;
-    for (; k < max && m->heap_len; k++) {
-        cursor *c = &m->cursors[m->heap[0].cursor];
+    for (; k < max && m->live; k++) {
+        uint32_t slot = m->tree[0];
+        cursor *c = &m->cursors[slot];
         uint64_t e = cursor_event(c), at = e - m->first;
-        out[k] = (sp_merged_call){m->heap[0].start,
-                                  m->heap[0].end,
+        out[k] = (sp_merged_call){m->heads[slot].start,
+                                  m->heads[slot].end,
                                   e,
                                   threads && threads[at] >= 0 ? threads[at] : -1,
                                   c->row,
                                   m->durations[at] < 0};
-        if (++c->pos < c->count)
-            m->heap[0] = cursor_head(m, m->heap[0].cursor);
-        else
-            m->heap[0] = m->heap[--m->heap_len];
-        sift_down(m->heap, m->heap_len, 0);
+        if (++c->pos < c->count) {
+            m->heads[slot] = cursor_head(m, slot);
+        } else {
+            m->heads[slot] = done_head;
+            m->live--;
+        }
+        replay(m, slot);
     }
     return k;
 }
 
 void sp_call_merge_free(sp_call_merge *m) {
-    for (size_t i = 0; m->cursors && i < m->num_cursors; i++)
+    for (size_t i = 0; m->cursors && i < m->num_slots; i++)
         free(m->cursors[i].perm);
     free(m->cursors);
-    free(m->heap);
+    free(m->heads);
+    free(m->tree);
     memset(m, 0, sizeof *m);
 }

@@ -27,11 +27,13 @@ typedef struct sp_call_merge {
      * merge may run on a thread of its own (merge_pipe.h) */
     const int64_t *starts, *durations, *thread_ids;
     uint64_t first;
-    sp_merge_cursor *cursors;
-    size_t num_cursors;
-    sp_merge_head *heap;
-    size_t heap_len;
-    uint64_t num_calls; /* over all rows */
+    sp_merge_cursor *cursors; /* the rows with calls, in row order */
+    size_t num_cursors;       /* rows given */
+    size_t num_slots;         /* rows with calls: the merge's leaves */
+    sp_merge_head *heads;     /* per slot: its next call */
+    uint32_t *tree;           /* the loser tree over the slots */
+    size_t live;              /* slots not yet exhausted */
+    uint64_t num_calls;       /* over all rows */
 } sp_call_merge;
 
 /* Prepares the merge of rows[0..n) of r, whose calls win holds.
