@@ -10,10 +10,6 @@
 
 #include "format/h5_read.h"
 
-/* A chunk holding more is damage: libhdf5 allocates a whole chunk to read
- * one (our writer's are 512 KiB at most, h5py's 1 MiB). */
-#define MAX_CHUNK_BYTES (256ull << 20)
-
 /* Chunks looked at one by one (H5Dget_chunk_info walks the index each time);
  * beyond this the totals check of sp_rd_check_storage stands alone. */
 #define MAX_CHECKED_CHUNKS 1024u
@@ -34,7 +30,7 @@ static sp_status check_one(sp_rd *rd, hid_t ds, hid_t space, const char *path, h
                              (unsigned long long)c, path, (unsigned long long)stored);
     unsigned all = nfilters >= 32 ? ~0u : (1u << nfilters) - 1; /* a set bit: filter skipped */
     int unfiltered = nfilters <= 0 || (mask & all) == all;
-    if (elem && ((unfiltered && stored != want) || stored > want + want / 8 + 1024))
+    if (elem && ((unfiltered && stored != want) || stored > sp_rd_max_stored_chunk(want)))
         return sp_rd_damaged(rd, "chunk %llu of %s stores %llu bytes for %llu",
                              (unsigned long long)c, path, (unsigned long long)stored,
                              (unsigned long long)want);
@@ -58,9 +54,9 @@ sp_status sp_rd_check_chunks(sp_rd *rd, hid_t ds, const char *path, size_t n) {
                       ? H5Tget_size(type)
                       : 0; /* not checked exactly */
     if (type >= 0) H5Tclose(type);
-    if (elem && chunk > MAX_CHUNK_BYTES / elem)
+    if (elem && chunk > SP_RD_MAX_CHUNK_BYTES / elem)
         return sp_rd_damaged(rd, "%s is stored in chunks of %llu elements, more than %llu MiB",
-                             path, (unsigned long long)chunk, MAX_CHUNK_BYTES >> 20);
+                             path, (unsigned long long)chunk, SP_RD_MAX_CHUNK_BYTES >> 20);
     hid_t space = H5Dget_space(ds);
     if (space < 0 || H5Dget_num_chunks(ds, space, &num) < 0 || H5Fget_filesize(rd->file, &eof) < 0)
         st = sp_rd_damaged(rd, "the chunks of %s cannot be counted", path);

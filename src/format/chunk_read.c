@@ -9,8 +9,8 @@
 #include "format/lzf_filter.h"
 
 #define ELEM         8u
-#define MAX_THREADS  8
-#define MAX_CHUNK    ((hsize_t)(256u << 20) / ELEM) /* as format/chunk_check.c */
+#define MAX_THREADS  SP_MAX_WORKER_THREADS
+#define MAX_CHUNK    ((hsize_t)SP_RD_MAX_CHUNK_BYTES / ELEM)
 #define BATCH_CHUNKS 64u
 #define BATCH_BYTES  ((size_t)32 << 20) /* stored bytes held at once */
 
@@ -152,7 +152,7 @@ static sp_chunk_read_result read_stored(reader *r, size_t k, size_t *used, chunk
     }
     if (size == 0) return SP_CHUNK_READ_NOT_HANDLED; /* never written after all */
     uint64_t want = (uint64_t)r->chunk * ELEM;
-    if (size > want + want / 8 + 1024) {
+    if (size > sp_rd_max_stored_chunk(want)) {
         sp_rd_damaged(r->rd, "chunk %zu of %s stores %llu bytes for %llu", k, r->path,
                       (unsigned long long)size, (unsigned long long)want);
         return SP_CHUNK_READ_DAMAGED;
@@ -170,10 +170,7 @@ static sp_chunk_read_result read_stored(reader *r, size_t k, size_t *used, chunk
     }
     uint32_t mask = 0;
     if (H5Dread_chunk(r->ds, H5P_DEFAULT, &offset, &mask, r->raw + *used) < 0) {
-        sp_rd_damaged(r->rd,
-                      "cannot read %s (a damaged file, or a compression filter this HDF5 "
-                      "library lacks)",
-                      r->path);
+        sp_rd_read_failed(r->rd, r->path);
         return SP_CHUNK_READ_DAMAGED;
     }
     j->raw_at = *used, j->raw_size = (size_t)size, j->mask = mask;

@@ -81,11 +81,7 @@ static sp_status read_slice(sp_rd *rd, hid_t ds, const char *path, uint64_t firs
     }
     if (mem_space >= 0) H5Sclose(mem_space);
     if (file_space >= 0) H5Sclose(file_space);
-    if (rc >= 0) return SP_OK;
-    return sp_rd_damaged(rd,
-                         "cannot read %s (a damaged file, or a compression filter this "
-                         "HDF5 library lacks)",
-                         path);
+    return rc >= 0 ? SP_OK : sp_rd_read_failed(rd, path);
 }
 
 /* The cached block `index`, read from the file when it is not cached. */

@@ -262,7 +262,7 @@ void sp_rd_close_plist(hid_t plist) {
     if (plist != H5P_DEFAULT) H5Pclose(plist);
 }
 
-static sp_status read_failed(sp_rd *rd, const char *path) {
+sp_status sp_rd_read_failed(sp_rd *rd, const char *path) {
     return sp_rd_damaged(rd,
                          "cannot read %s (a damaged file, or a compression filter this "
                          "HDF5 library lacks)",
@@ -281,20 +281,23 @@ static sp_status read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int
     hid_t ftype = H5Dget_type(ds);
     int wide_unsigned = ftype >= 0 && H5Tget_sign(ftype) == H5T_SGN_NONE && H5Tget_size(ftype) >= 8;
     if (ftype >= 0) H5Tclose(ftype);
-    hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
-    hid_t mem = wide_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
     int decoded = 0;
     if (n >= SP_CHUNK_READ_MIN_VALUES)
         st = sp_rd_chunk_read_int64(rd, ds, path, n, buf, 0, &decoded);
-    herr_t rc = n && !decoded ? H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
-    sp_rd_close_plist(dxpl);
+    herr_t rc = 0;
+    if (!st && n && !decoded) {
+        hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
+        hid_t mem = wide_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
+        rc = H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf);
+        sp_rd_close_plist(dxpl);
+    }
     if (st) {
         free(buf);
         return st;
     }
     if (rc < 0) {
         free(buf);
-        return read_failed(rd, path);
+        return sp_rd_read_failed(rd, path);
     }
     for (size_t i = 0; wide_unsigned && i < n; i++) {
         uint64_t v;
@@ -322,7 +325,7 @@ sp_status sp_rd_float64_column(sp_rd *rd, const char *path, double **out, size_t
         hid_t dxpl = sp_rd_transfer_plist(ds, *n, sizeof *buf);
         herr_t rc = *n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, buf) : 0;
         sp_rd_close_plist(dxpl);
-        if (rc < 0) st = read_failed(rd, path);
+        if (rc < 0) st = sp_rd_read_failed(rd, path);
     }
     H5Dclose(ds);
     if (st) {
@@ -384,7 +387,7 @@ sp_status sp_rd_int64_column_ranges(sp_rd *rd, const char *path, const sp_rd_ran
         herr_t rc = space >= 0 ? H5Dread(ds, H5T_NATIVE_INT64, space, space, dxpl, buf) : -1;
         sp_rd_close_plist(dxpl);
         if (space >= 0) H5Sclose(space);
-        if (rc < 0) st = read_failed(rd, path);
+        if (rc < 0) st = sp_rd_read_failed(rd, path);
     }
     if (ds >= 0) H5Dclose(ds);
     if (st) {
@@ -540,7 +543,7 @@ static sp_status read_string_column(sp_rd *rd, hid_t ds, const char *path, size_
     if (!st && !strings) st = sp_rd_no_memory(rd);
     int rc = st ? 0 : read_strings(ds, read_dataset_all, type, n, strings);
     H5Tclose(type);
-    if (!st && rc) st = rc == -2 ? sp_rd_no_memory(rd) : read_failed(rd, path);
+    if (!st && rc) st = rc == -2 ? sp_rd_no_memory(rd) : sp_rd_read_failed(rd, path);
     if (st) {
         sp_rd_free_strings(strings, n);
         return st;

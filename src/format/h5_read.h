@@ -49,6 +49,10 @@ void sp_rd_type_name(hid_t type, char *buf, size_t size);
 sp_status sp_rd_damaged(sp_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 sp_status sp_rd_no_memory(sp_rd *rd);
 
+/* Damage: "cannot read <path> (a damaged file, or a compression filter this
+ * HDF5 library lacks)", for a read HDF5 refused. */
+sp_status sp_rd_read_failed(sp_rd *rd, const char *path);
+
 /*
  * Opens the 1-D dataset at path and returns its length. A missing dataset
  * is SP_ERR_DAMAGED, a group or a dataset of another rank SP_ERR_BAD_DATASET.
@@ -111,6 +115,16 @@ const char *sp_rd_string_type_problem(hid_t type, char *buf, size_t size);
  * inside the extent, inside the file, and of the size its chunk holds (exact
  * without filters); not more chunks than the extent fills (chunk_check.c). */
 sp_status sp_rd_check_chunks(sp_rd *rd, hid_t ds, const char *path, size_t n);
+
+/* A chunk holding more is damage: libhdf5 allocates a whole chunk to read
+ * one (our writer's are 512 KiB at most, h5py's 1 MiB). */
+#define SP_RD_MAX_CHUNK_BYTES (256ull << 20)
+
+/* The most a filtered chunk of `want` bytes may store: deflate and LZF
+ * never grow data by more than this; more is a damaged chunk index. */
+static inline uint64_t sp_rd_max_stored_chunk(uint64_t want) {
+    return want + want / 8 + 1024;
+}
 
 /* Reads the n elements of a string attribute of string type `type` into
  * out[0..n) (owned). Returns 0, -1 when HDF5 fails, -2 when out of memory. */

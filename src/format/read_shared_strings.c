@@ -177,11 +177,7 @@ static sp_status read_fixed_shared(sp_rd *rd, sp_model *m, hid_t ds, hid_t type,
         herr_t rc = mem < 0 ? -1 : H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf);
         sp_rd_close_plist(dxpl);
         if (mem >= 0) H5Tclose(mem);
-        if (rc < 0)
-            st = sp_rd_damaged(rd,
-                               "cannot read %s (a damaged file, or a compression filter this "
-                               "HDF5 library lacks)",
-                               path);
+        if (rc < 0) st = sp_rd_read_failed(rd, path);
     }
     if (!st) st = share_slots(rd, m, buf, size, H5Tget_strpad(type), n, strings);
     free(buf);
