@@ -128,7 +128,6 @@ sp_status sp_call_merge_init(sp_call_merge *m, const sp_results *r, const sp_eve
         free(winners);
         return SP_ERR_OUT_OF_MEMORY;
     }
-    m->num_cursors = n;
     for (size_t i = 0; i < n; i++) {
         const sp_model_row *row = &r->m.rows[rows[i]];
         cursor *c = &m->cursors[m->num_slots];

@@ -28,7 +28,6 @@ typedef struct sp_call_merge {
     const int64_t *starts, *durations, *thread_ids;
     uint64_t first;
     sp_merge_cursor *cursors; /* the rows with calls, in row order */
-    size_t num_cursors;       /* rows given */
     size_t num_slots;         /* rows with calls: the merge's leaves */
     sp_merge_head *heads;     /* per slot: its next call */
     uint32_t *tree;           /* the loser tree over the slots */

@@ -86,7 +86,6 @@ size_t sp_merge_pipe_next(sp_merge_pipe *p, const sp_merged_call **calls) {
     *calls = p->slots;
     if (p->ended) return 0;
     if (!p->threaded) {
-        *calls = p->slots;
         return sp_call_merge_next(p->merge, p->slots, SP_MERGE_PIPE_BATCH);
     }
     pthread_mutex_lock(&p->lock);

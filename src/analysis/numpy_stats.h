@@ -12,6 +12,21 @@
 typedef void (*sp_fill_fn)(void *ctx, size_t first, size_t count, double *buf);
 double sp_numpy_sum_gen(size_t n, sp_fill_fn fill, void *ctx);
 
+/* One run of int64 values into a fill buffer: x = value / divisor, or
+ * (x - mean)^2 when squared. One tight loop per run, so that a fill
+ * function over many runs converts each at full speed. */
+static inline void sp_fill_scaled(const int64_t *src, size_t n, double divisor, int squared,
+                                  double mean, double *dst) {
+    if (squared)
+        for (size_t i = 0; i < n; i++) {
+            double x = (double)src[i] / divisor;
+            dst[i] = (x - mean) * (x - mean);
+        }
+    else
+        for (size_t i = 0; i < n; i++)
+            dst[i] = (double)src[i] / divisor;
+}
+
 /* A run of int64 values (durations). */
 typedef struct sp_span {
     const int64_t *x;

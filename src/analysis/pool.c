@@ -21,8 +21,7 @@ typedef struct pool_seq {
     size_t row, pos; /* where the next element comes from */
 } pool_seq;
 
-/* Row by row, so that each run of one row's durations converts in one
- * tight (vectorisable) loop; the same operations per element as ever. */
+/* Row by row: each run of one row's durations converts in one loop. */
 static void pool_fill(void *ctx, size_t first, size_t count, double *buf) {
     pool_seq *q = ctx;
     (void)first; /* blocks are requested in order */
@@ -34,16 +33,8 @@ static void pool_fill(void *ctx, size_t first, size_t count, double *buf) {
         const sp_model_row *row = &q->r->m.rows[q->rows[q->row]];
         size_t take = (size_t)(row->count - q->pos);
         if (take > count - k) take = count - k;
-        const int64_t *src = q->r->m.durations + row->offset + q->pos;
-        double divisor = q->divisor, mean = q->mean, *dst = buf + k;
-        if (q->squared)
-            for (size_t i = 0; i < take; i++) {
-                double x = (double)src[i] / divisor;
-                dst[i] = (x - mean) * (x - mean);
-            }
-        else
-            for (size_t i = 0; i < take; i++)
-                dst[i] = (double)src[i] / divisor;
+        sp_fill_scaled(q->r->m.durations + row->offset + q->pos, take, q->divisor, q->squared,
+                       q->mean, buf + k);
         k += take;
         q->pos += take;
     }

@@ -26,8 +26,7 @@ typedef struct node_seq {
     double mean;
 } node_seq;
 
-/* Span by span, so that each run converts in one tight loop; the same
- * operations per element as sp_seconds. */
+/* Span by span: each run converts in one loop (in seconds, as sp_seconds). */
 static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
     node_seq *q = ctx;
     (void)first; /* blocks come in order */
@@ -39,16 +38,7 @@ static void node_fill(void *ctx, size_t first, size_t count, double *buf) {
         const sp_span *s = &q->c->spans[q->span];
         size_t take = s->n - q->at;
         if (take > count - k) take = count - k;
-        const int64_t *src = s->x + q->at;
-        double mean = q->mean, *dst = buf + k;
-        if (q->squared)
-            for (size_t i = 0; i < take; i++) {
-                double x = sp_seconds(src[i]);
-                dst[i] = (x - mean) * (x - mean);
-            }
-        else
-            for (size_t i = 0; i < take; i++)
-                dst[i] = sp_seconds(src[i]);
+        sp_fill_scaled(s->x + q->at, take, SP_NS_PER_SECOND, q->squared, q->mean, buf + k);
         k += take;
         q->at += take;
     }
