@@ -9,8 +9,12 @@ void sp_worker_threads_caller_only(void) {
     __atomic_store_n(&caller_only, 1, __ATOMIC_RELAXED);
 }
 
+int sp_worker_threads_may_start(void) {
+    return !__atomic_load_n(&caller_only, __ATOMIC_RELAXED);
+}
+
 int sp_worker_threads(void) {
-    if (__atomic_load_n(&caller_only, __ATOMIC_RELAXED)) return 1;
+    if (!sp_worker_threads_may_start()) return 1;
     const char *env = getenv("SCOPE_PROFILER_THREADS");
     if (env && *env) {
         char *end;

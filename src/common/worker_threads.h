@@ -12,8 +12,14 @@
 
 int sp_worker_threads(void);
 
-/* From now on sp_worker_threads() is 1: for the finalize of an exit
- * handler, where no thread may start (format/chunk_compress.h says why). */
+/* From now on no helper thread starts: sp_worker_threads() is 1 and
+ * sp_worker_threads_may_start() 0 (the writer's chunk compression, the
+ * reader's decoding and the call merge all obey it). For the finalize of
+ * an exit handler: when the main thread ended with pthread_exit(), glibc
+ * runs exit() on the last thread to end with the thread count already at
+ * zero, so a thread started then would run exit() again when it ends and
+ * cut the finalize short. */
 void sp_worker_threads_caller_only(void);
+int sp_worker_threads_may_start(void);
 
 #endif

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "common/worker_threads.h"
+
 size_t sp_chunk_bound(size_t chunk_elements) {
     return (size_t)compressBound((uLong)(chunk_elements * sizeof(int64_t)));
 }
@@ -31,16 +33,10 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
-static int caller_only; /* sp_chunk_compress_in_caller_only() */
-
-void sp_chunk_compress_in_caller_only(void) {
-    __atomic_store_n(&caller_only, 1, __ATOMIC_RELAXED);
-}
-
 int sp_chunk_compress_all(sp_chunk_job *jobs, size_t count) {
     pthread_t threads[8];
     int started[8] = {0};
-    size_t workers = __atomic_load_n(&caller_only, __ATOMIC_RELAXED) ? 1 : 8;
+    size_t workers = sp_worker_threads_may_start() ? 8 : 1;
     for (size_t i = 1; i < count && i < workers; i++)
         started[i] = pthread_create(&threads[i], NULL, run_job, &jobs[i]) == 0;
     run_job(&jobs[0]);

@@ -24,15 +24,9 @@ typedef struct sp_chunk_job {
 size_t sp_chunk_bound(size_t chunk_elements);
 
 /* Runs the jobs, one thread each (the caller's thread takes the first);
- * falls back to running them in turn if a thread cannot start. Returns 1
- * when every job succeeded. */
+ * falls back to running them in turn if a thread cannot start, or when no
+ * thread may start (common/worker_threads.h). Returns 1 when every job
+ * succeeded. */
 int sp_chunk_compress_all(sp_chunk_job *jobs, size_t count);
-
-/* From now on every job runs on the caller's thread. For the finalize of an
- * exit handler: when the main thread ended with pthread_exit(), glibc runs
- * exit() on the last thread to end with the thread count already at zero, so
- * a thread started then would run exit() again when it ends and cut the
- * finalize short. */
-void sp_chunk_compress_in_caller_only(void);
 
 #endif

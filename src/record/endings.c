@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/worker_threads.h"
-#include "format/chunk_compress.h"
 #include "record/journal_layout.h"
 #include "record/session.h"
 #include "record/store.h"
@@ -91,8 +90,7 @@ static void at_exit(void) {
             "scope-profiler: the program ended without sp_finalize(); writing the profile %s "
             "now\n",
             sp_output_path() ? sp_output_path() : "");
-    sp_chunk_compress_in_caller_only(); /* no threads may start now: see chunk_compress.h */
-    sp_worker_threads_caller_only();    /* nor the summary table's (merge_pipe.h) */
+    sp_worker_threads_caller_only(); /* no threads may start now: see worker_threads.h */
     sp_finalize(NULL);
 }
 
