@@ -257,8 +257,10 @@ static sp_status walk_rank(path_walk *w, const sp_compiled_filter *f, const uint
     size_t n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
     if (n == 0) return SP_OK;
     sp_status st = SP_OK;
-    if (sp_filter_has_patterns(f)) st = unfiltered_exclusive(w, rank, rows, err);
-    if (st == SP_OK) n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
+    if (sp_filter_has_patterns(f)) { /* it fills rows with every region's rows */
+        st = unfiltered_exclusive(w, rank, rows, err);
+        if (st == SP_OK) n = sp_rank_rows(w->r, rank, regions, num_regions, rows);
+    }
     sp_tree_visitor v = {path_enter, path_leave, w};
     if (st == SP_OK) st = sp_tree_walk(w->r, rows, n, &v, err);
     if (st == SP_OK && w->failed) st = SP_ERR_OUT_OF_MEMORY;

@@ -2,6 +2,13 @@
 
 uint32_t sp_region_entry_index(const sp_mpi_region *reg, uint32_t rank, int *found) {
     const sp_model *m = &reg->owner->m;
+    const uint32_t *by = reg->by_rank;
+    /* A region on every rank 0..n-1 (the usual case) holds rank r at r. */
+    if (rank < reg->num_entries && m->rows[by[rank]].rank == rank &&
+        (rank == 0 || m->rows[by[rank - 1]].rank < rank)) {
+        *found = 1;
+        return rank;
+    }
     size_t lo = 0, hi = reg->num_entries;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -9,8 +9,6 @@
 #include <lzf.h>
 #endif
 
-#define ELEM 8u
-
 /* One zlib stream that inflates to exactly `size` bytes, as HDF5's deflate
  * filter wrote it; bytes after the stream's end are ignored, as HDF5 does. */
 static int inflate_exact(const unsigned char *in, size_t in_size, unsigned char *out, size_t size) {
@@ -41,9 +39,11 @@ static int lzf_exact(const unsigned char *in, size_t in_size, unsigned char *out
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* 16 elements from the 8 byte planes: three rounds of interleaving turn
- * bytes into pairs, pairs into quads and quads into whole elements. */
-static void unshuffle16(const unsigned char *in, size_t chunk, unsigned char *out) {
+/* Bytes 8g to 8g+7 of 16 elements from 8 byte planes (in: the first plane
+ * at element 0, planes chunk bytes apart): three rounds of interleaving turn
+ * bytes into pairs, pairs into quads and quads into 8-byte pieces, stored
+ * stride bytes apart (stride 8: the elements are the pieces). */
+static void unshuffle16(const unsigned char *in, size_t chunk, unsigned char *out, size_t stride) {
     __m128i a[8], s[8], t[8];
     for (int j = 0; j < 8; j++)
         a[j] = _mm_loadu_si128((const __m128i *)(const void *)(in + (size_t)j * chunk));
@@ -57,36 +57,54 @@ static void unshuffle16(const unsigned char *in, size_t chunk, unsigned char *ou
             t[4 * h + 2 * half] = _mm_unpacklo_epi16(lo, hi);
             t[4 * h + 2 * half + 1] = _mm_unpackhi_epi16(lo, hi);
         }
-    for (int k = 0; k < 4; k++) {
-        __m128i *dst = (__m128i *)(void *)(out + (size_t)k * 32);
-        _mm_storeu_si128(dst, _mm_unpacklo_epi32(t[k], t[4 + k]));
-        _mm_storeu_si128(dst + 1, _mm_unpackhi_epi32(t[k], t[4 + k]));
+    for (int k = 0; k < 4; k++) { /* elements 4k to 4k+3 */
+        __m128i first = _mm_unpacklo_epi32(t[k], t[4 + k]);
+        __m128i second = _mm_unpackhi_epi32(t[k], t[4 + k]);
+        unsigned char *e = out + (size_t)(4 * k) * stride;
+        if (stride == 8) {
+            _mm_storeu_si128((__m128i *)(void *)e, first);
+            _mm_storeu_si128((__m128i *)(void *)(e + 16), second);
+        } else {
+            _mm_storel_epi64((__m128i *)(void *)e, first);
+            _mm_storel_epi64((__m128i *)(void *)(e + stride), _mm_unpackhi_epi64(first, first));
+            _mm_storel_epi64((__m128i *)(void *)(e + 2 * stride), second);
+            _mm_storel_epi64((__m128i *)(void *)(e + 3 * stride),
+                             _mm_unpackhi_epi64(second, second));
+        }
     }
 }
 #endif
 
-/* The inverse of the shuffle: byte j of element i comes from plane j. Only
- * the first n of the chunk's elements are wanted. */
-static void unshuffle(const unsigned char *in, size_t chunk, size_t n, unsigned char *out) {
-    size_t i = 0;
+/* The inverse of the shuffle: byte j of element i comes from plane j (the
+ * planes chunk bytes apart). Only the first n of the chunk's elements are
+ * wanted. Elements of a multiple of 8 bytes go 16 at a time, 8 planes at a
+ * time (int64 columns, compound records); the rest byte by byte. */
+static void unshuffle(const unsigned char *in, size_t chunk, size_t n, size_t elem,
+                      unsigned char *out) {
+    size_t done = 0; /* elements whose every byte is placed */
 #ifdef __SSE2__
-    for (; i + 16 <= n; i += 16)
-        unshuffle16(in + i, chunk, out + i * ELEM);
+    if (elem % 8 == 0) {
+        done = n - n % 16;
+        for (size_t g = 0; g < elem; g += 8)
+            for (size_t i = 0; i < done; i += 16)
+                unshuffle16(in + g * chunk + i, chunk, out + i * elem + g, elem);
+    }
 #endif
-    for (; i < n; i++) {
-        unsigned char *e = out + i * ELEM;
-        for (size_t j = 0; j < ELEM; j++)
-            e[j] = in[j * chunk + i];
+    for (size_t j = 0; j < elem; j++) {
+        const unsigned char *plane = in + j * chunk;
+        for (size_t i = done; i < n; i++)
+            out[i * elem + j] = plane[i];
     }
 }
 
 int sp_chunk_decode(const sp_chunk_pipeline *p, unsigned skip_mask, const unsigned char *raw,
                     size_t raw_size, size_t chunk_elements, size_t n, unsigned char *out,
                     unsigned char *scratch) {
-    if (n > chunk_elements || chunk_elements > SIZE_MAX / (2 * ELEM) || p->num < 0 ||
+    size_t elem = p->elem;
+    if (elem == 0 || n > chunk_elements || chunk_elements > SIZE_MAX / 2 / elem || p->num < 0 ||
         p->num > SP_CHUNK_MAX_STAGES)
         return 0;
-    size_t bytes = chunk_elements * ELEM;
+    size_t bytes = chunk_elements * elem;
     int last = -1; /* the stage undone last: it may write into out itself */
     for (int i = 0; i < p->num; i++)
         if (!(skip_mask >> i & 1u)) {
@@ -107,13 +125,13 @@ int sp_chunk_decode(const sp_chunk_pipeline *p, unsigned skip_mask, const unsign
         case SP_STAGE_LZF:
             if (!lzf_exact(cur, cur_size, dst, bytes)) return 0;
             break;
-        case SP_STAGE_SHUFFLE8:
+        case SP_STAGE_SHUFFLE:
             if (cur_size != bytes) return 0;
             if (i == last) {
-                unshuffle(cur, chunk_elements, n, out);
+                unshuffle(cur, chunk_elements, n, elem, out);
                 return 1;
             }
-            unshuffle(cur, chunk_elements, chunk_elements, dst);
+            unshuffle(cur, chunk_elements, chunk_elements, elem, dst);
             break;
         default:
             return 0;
@@ -124,6 +142,6 @@ int sp_chunk_decode(const sp_chunk_pipeline *p, unsigned skip_mask, const unsign
         spare = !spare;
     }
     if (cur_size != bytes) return 0; /* an unfiltered chunk is stored whole */
-    memcpy(out, cur, n * ELEM);
+    memcpy(out, cur, n * elem);
     return 1;
 }

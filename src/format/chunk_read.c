@@ -8,9 +8,7 @@
 #include "format/chunk_decode.h"
 #include "format/lzf_filter.h"
 
-#define ELEM         8u
 #define MAX_THREADS  SP_MAX_WORKER_THREADS
-#define MAX_CHUNK    ((hsize_t)SP_RD_MAX_CHUNK_BYTES / ELEM)
 #define BATCH_CHUNKS 64u
 #define BATCH_BYTES  ((size_t)32 << 20) /* stored bytes held at once */
 
@@ -30,25 +28,34 @@ static int host_is_little_endian(void) {
 
 /* 8-byte little-endian integers: their stored bytes are the int64 (or the
  * uint64, which the caller checks against the int64 range). */
-static int type_handled(hid_t ds) {
+static int int64_handled(hid_t ds) {
     hid_t type = H5Dget_type(ds);
     if (type < 0) return 0;
-    int ok = H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == ELEM &&
+    int ok = H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == 8 &&
              H5Tget_order(type) == H5T_ORDER_LE;
     H5Tclose(type);
     return ok && host_is_little_endian();
 }
 
-static int pipeline_of(hid_t dcpl, sp_chunk_pipeline *p) {
+static size_t element_size(hid_t ds) {
+    hid_t type = H5Dget_type(ds);
+    if (type < 0) return 0;
+    size_t size = H5Tget_size(type);
+    H5Tclose(type);
+    return size;
+}
+
+static int pipeline_of(hid_t dcpl, size_t elem, sp_chunk_pipeline *p) {
     int num = H5Pget_nfilters(dcpl);
     if (num < 0 || num > SP_CHUNK_MAX_STAGES) return 0;
     p->num = num;
+    p->elem = elem;
     for (int i = 0; i < num; i++) {
         unsigned flags = 0, cd[8] = {0}, config = 0;
         size_t ncd = sizeof cd / sizeof *cd;
         H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, 0, NULL, &config);
-        if (id == H5Z_FILTER_SHUFFLE && ncd >= 1 && cd[0] == ELEM)
-            p->stage[i] = SP_STAGE_SHUFFLE8;
+        if (id == H5Z_FILTER_SHUFFLE && ncd >= 1 && cd[0] == elem)
+            p->stage[i] = SP_STAGE_SHUFFLE;
         else if (id == H5Z_FILTER_DEFLATE)
             p->stage[i] = SP_STAGE_DEFLATE;
         else if (id == SP_LZF_FILTER_ID && sp_lzf_available())
@@ -59,15 +66,17 @@ static int pipeline_of(hid_t dcpl, sp_chunk_pipeline *p) {
     return 1;
 }
 
-/* The chunk length and pipeline of a dataset this reader decodes, else 0. */
-static hsize_t layout_of(hid_t ds, sp_chunk_pipeline *p) {
+/* The chunk length and pipeline of a dataset of elem-byte elements this
+ * reader decodes, else 0. */
+static hsize_t layout_of(hid_t ds, size_t elem, sp_chunk_pipeline *p) {
     hid_t dcpl = H5Dget_create_plist(ds);
     if (dcpl < 0) return 0;
     hsize_t chunk = 0;
     unsigned opts = 0;
     int ok = H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, &chunk) == 1 &&
-             chunk > 0 && chunk <= MAX_CHUNK && H5Pget_chunk_opts(dcpl, &opts) >= 0 &&
-             !(opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) && pipeline_of(dcpl, p);
+             chunk > 0 && chunk <= (hsize_t)SP_RD_MAX_CHUNK_BYTES / elem &&
+             H5Pget_chunk_opts(dcpl, &opts) >= 0 && !(opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) &&
+             pipeline_of(dcpl, elem, p);
     H5Pclose(dcpl);
     return ok ? chunk : 0;
 }
@@ -87,7 +96,7 @@ typedef struct crew {
     size_t num_jobs;
     size_t next;   /* atomic: the next job to take */
     size_t failed; /* atomic: the lowest job that did not decode, num_jobs if none */
-    int64_t *out;
+    unsigned char *out;
 } crew;
 
 typedef struct worker {
@@ -110,7 +119,7 @@ static void *decode_jobs(void *arg) {
         if (k >= c->num_jobs) break;
         const chunk_job *j = &c->jobs[k];
         if (!sp_chunk_decode(c->pipe, j->mask, c->raw + j->raw_at, j->raw_size, c->chunk, j->n,
-                             (unsigned char *)(c->out + j->first), w->scratch))
+                             c->out + j->first * c->pipe->elem, w->scratch))
             note_failure(c, k);
     }
     return NULL;
@@ -136,7 +145,7 @@ typedef struct reader {
     sp_rd *rd;
     hid_t ds;
     const char *path;
-    size_t n;
+    size_t n, elem;
     hsize_t chunk;
     unsigned char *raw;
     size_t raw_cap;
@@ -151,7 +160,7 @@ static sp_chunk_read_result read_stored(reader *r, size_t k, size_t *used, chunk
         return SP_CHUNK_READ_DAMAGED;
     }
     if (size == 0) return SP_CHUNK_READ_NOT_HANDLED; /* never written after all */
-    uint64_t want = (uint64_t)r->chunk * ELEM;
+    uint64_t want = (uint64_t)r->chunk * r->elem;
     if (size > sp_rd_max_stored_chunk(want)) {
         sp_rd_damaged(r->rd, "chunk %zu of %s stores %llu bytes for %llu", k, r->path,
                       (unsigned long long)size, (unsigned long long)want);
@@ -180,7 +189,7 @@ static sp_chunk_read_result read_stored(reader *r, size_t k, size_t *used, chunk
     return SP_CHUNK_READ_DONE;
 }
 
-static sp_chunk_read_result read_all(reader *r, const sp_chunk_pipeline *pipe, int64_t *out,
+static sp_chunk_read_result read_all(reader *r, const sp_chunk_pipeline *pipe, unsigned char *out,
                                      worker *workers, int threads) {
     size_t num_chunks = (r->n + r->chunk - 1) / r->chunk;
     for (size_t k = 0; k < num_chunks;) {
@@ -211,12 +220,13 @@ static sp_chunk_read_result read_all(reader *r, const sp_chunk_pipeline *pipe, i
     return SP_CHUNK_READ_DONE;
 }
 
-sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int64_t *out,
-                                 int threads, int *handled) {
+sp_status sp_rd_chunk_read(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem, void *out,
+                           int threads, int *handled) {
     sp_chunk_pipeline pipe;
     *handled = 0;
-    hsize_t chunk = n ? layout_of(ds, &pipe) : 0;
-    if (!chunk || !type_handled(ds)) return SP_OK;
+    if (!n || !elem || elem > SP_RD_MAX_CHUNK_BYTES || element_size(ds) != elem) return SP_OK;
+    hsize_t chunk = layout_of(ds, elem, &pipe);
+    if (!chunk) return SP_OK;
     if (threads <= 0) threads = sp_worker_threads();
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     size_t num_chunks = (n + chunk - 1) / chunk;
@@ -231,11 +241,11 @@ sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n
     worker workers[MAX_THREADS] = {{0}};
     sp_chunk_read_result res = SP_CHUNK_READ_DONE;
     for (int t = 0; t < threads && res == SP_CHUNK_READ_DONE; t++)
-        if (!(workers[t].scratch = malloc(2 * (size_t)chunk * ELEM))) {
+        if (!(workers[t].scratch = malloc(2 * (size_t)chunk * elem))) {
             sp_rd_no_memory(rd);
             res = SP_CHUNK_READ_NO_MEMORY;
         }
-    reader r = {.rd = rd, .ds = ds, .path = path, .n = n, .chunk = chunk};
+    reader r = {.rd = rd, .ds = ds, .path = path, .n = n, .elem = elem, .chunk = chunk};
     if (res == SP_CHUNK_READ_DONE) res = read_all(&r, &pipe, out, workers, threads);
     free(r.raw);
     for (int t = 0; t < threads; t++)
@@ -244,4 +254,11 @@ sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n
     return res == SP_CHUNK_READ_DAMAGED     ? SP_ERR_DAMAGED
            : res == SP_CHUNK_READ_NO_MEMORY ? SP_ERR_OUT_OF_MEMORY
                                             : SP_OK;
+}
+
+sp_status sp_rd_chunk_read_int64(sp_rd *rd, hid_t ds, const char *path, size_t n, int64_t *out,
+                                 int threads, int *handled) {
+    *handled = 0;
+    if (!int64_handled(ds)) return SP_OK;
+    return sp_rd_chunk_read(rd, ds, path, n, 8, out, threads, handled);
 }

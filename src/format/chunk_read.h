@@ -1,6 +1,7 @@
 /*
- * Whole-column reads of large 1-D columns of 8-byte little-endian integers
- * that decode the stored chunks ourselves (format/chunk_decode.h): HDF5
+ * Whole-column reads of large 1-D columns (8-byte little-endian integers,
+ * compound records, fixed-length strings) that decode the stored chunks
+ * ourselves (format/chunk_decode.h): HDF5
  * hands over each chunk as stored (H5Dread_chunk, all HDF5 calls on the
  * caller's thread), and the chunks are decoded on several threads straight
  * into the column. Issue 29 item 5: HDF5's own read of the event columns
@@ -16,6 +17,20 @@
 
 /* Columns shorter than this are read by HDF5: there is nothing to share. */
 #define SP_CHUNK_READ_MIN_VALUES ((size_t)1 << 17)
+#define SP_CHUNK_READ_MIN_BYTES  (SP_CHUNK_READ_MIN_VALUES * 8)
+
+/*
+ * Reads the n elements of dataset ds (named path in messages), elem bytes
+ * each, into out as stored (the file's byte order and record layout: the
+ * caller checks that its type is the memory type) on up to `threads`
+ * threads (0 = the default). Handles chunked 1-D datasets whose elements
+ * are elem bytes and whose pipeline is made of shuffle (over elem bytes),
+ * deflate and LZF, every chunk allocated; else *handled is 0, SP_OK is
+ * returned and out may hold anything. A chunk that does not decode is
+ * SP_ERR_DAMAGED. The storage checks of sp_rd_check_storage come first.
+ */
+sp_status sp_rd_chunk_read(sp_rd *rd, hid_t ds, const char *path, size_t n, size_t elem, void *out,
+                           int threads, int *handled);
 
 /*
  * Reads the n values of dataset ds (named path in messages) into out as

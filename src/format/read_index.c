@@ -212,9 +212,12 @@ sp_status sp_rd_check_unique_rows(sp_rd *rd, const sp_model *m) {
     if (m->num_rows < 2) return SP_OK;
     uint64_t *keys = malloc(m->num_rows * sizeof *keys);
     if (!keys) return sp_rd_no_memory(rd);
-    for (size_t i = 0; i < m->num_rows; i++)
+    int ascending = 1; /* as writers order them: rank by rank, regions in id order */
+    for (size_t i = 0; i < m->num_rows; i++) {
         keys[i] = (uint64_t)m->rows[i].rank << 32 | m->rows[i].region;
-    qsort(keys, m->num_rows, sizeof *keys, compare_u64);
+        if (i && keys[i] <= keys[i - 1]) ascending = 0;
+    }
+    if (!ascending) qsort(keys, m->num_rows, sizeof *keys, compare_u64);
     sp_status st = SP_OK;
     for (size_t i = 1; i < m->num_rows && !st; i++)
         if (keys[i] == keys[i - 1])

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/chunk_read.h"
 #include "format/read_internal.h"
 
 static uint64_t hash_bytes(const char *s, size_t n) {
@@ -127,6 +128,12 @@ static sp_status share_slots(sp_rd *rd, sp_model *m, const char *buf, size_t siz
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         const char *v = buf + i * size;
+        /* neighbouring rows mostly hold the same value: the same slot bytes
+         * are the same value, found without hashing */
+        if (i > 0 && memcmp(v, v - size, size) == 0) {
+            first[i] = first[i - 1];
+            continue;
+        }
         size_t len = slot_length(v, size, pad);
         size_t k = (size_t)hash_bytes(v, len) & (slots - 1);
         while (table[k] != UINT32_MAX) {
@@ -171,7 +178,10 @@ static sp_status read_fixed_shared(sp_rd *rd, sp_model *m, hid_t ds, hid_t type,
     char *buf = !size || n > SIZE_MAX / size ? NULL : malloc(n * size);
     char **strings = calloc(n, sizeof *strings);
     if (!buf || !strings) st = sp_rd_no_memory(rd);
-    if (!st) {
+    int direct = 0; /* the stored bytes are the values: decode the chunks here */
+    if (!st && n >= SP_CHUNK_READ_MIN_VALUES)
+        st = sp_rd_chunk_read(rd, ds, path, n, size, buf, 0, &direct);
+    if (!st && !direct) {
         hid_t mem = H5Tcopy(type);
         hid_t dxpl = sp_rd_transfer_plist(ds, n, size);
         herr_t rc = mem < 0 ? -1 : H5Dread(ds, mem, H5S_ALL, H5S_ALL, dxpl, buf);

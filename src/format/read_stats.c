@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/chunk_read.h"
 #include "format/read_internal.h"
 
 #define STATS_PATH "/rank_region_index/summary_statistics"
@@ -88,6 +89,43 @@ static sp_status check_members(sp_rd *rd, hid_t file_type) {
     return SP_OK;
 }
 
+static hid_t stored_type(kind k) {
+    return k == K_INT64 ? H5T_STD_I64LE : k == K_UINT64 ? H5T_STD_U64LE : H5T_IEEE_F64LE;
+}
+
+/* 1 when the file's records are sp_row_stats byte for byte (every field,
+ * in order, at its offset, little-endian on a little-endian host): what
+ * this library and the Python package write. Such records need no
+ * conversion, so the reader decodes their chunks itself (chunk_read.h). */
+static int stored_as_in_memory(hid_t ft) {
+    const unsigned short one = 1;
+    unsigned char low;
+    memcpy(&low, &one, 1);
+    if (low != 1 || H5Tget_size(ft) != sizeof(sp_row_stats) ||
+        H5Tget_nmembers(ft) != (int)NUM_FIELDS)
+        return 0;
+    int same = 1;
+    for (unsigned i = 0; i < NUM_FIELDS && same; i++) {
+        char *name = H5Tget_member_name(ft, i);
+        hid_t mt = H5Tget_member_type(ft, i);
+        same = name && strcmp(name, fields[i].name) == 0 && mt >= 0 &&
+               H5Tget_member_offset(ft, i) == fields[i].offset &&
+               H5Tequal(mt, stored_type(fields[i].kind)) > 0;
+        if (name) H5free_memory(name);
+        if (mt >= 0) H5Tclose(mt);
+    }
+    return same;
+}
+
+/* The records straight from their decoded chunks when they need no
+ * conversion; *handled 0: HDF5 reads them. */
+static sp_status read_records_directly(sp_rd *rd, hid_t ds, hid_t ft, size_t n, sp_row_stats *buf,
+                                       int *handled) {
+    *handled = 0;
+    if (n * sizeof *buf < SP_CHUNK_READ_MIN_BYTES || !stored_as_in_memory(ft)) return SP_OK;
+    return sp_rd_chunk_read(rd, ds, STATS_PATH, n, sizeof *buf, buf, 0, handled);
+}
+
 static sp_status read_compound(sp_rd *rd, hid_t ds, size_t n, sp_row_stats **out) {
     sp_status st = sp_rd_expect_class(rd, ds, STATS_PATH, H5T_COMPOUND, "a compound dataset");
     if (!st) st = sp_rd_check_storage(rd, ds, STATS_PATH, n, sizeof(sp_row_stats));
@@ -97,15 +135,19 @@ static sp_status read_compound(sp_rd *rd, hid_t ds, size_t n, sp_row_stats **out
     int complete = 0;
     if (!st) st = check_members(rd, ft);
     if (!st) st = memory_type(rd, ft, &mt, &complete);
-    if (ft >= 0) H5Tclose(ft);
     if (st || !complete) {
         if (mt >= 0) H5Tclose(mt);
+        if (ft >= 0) H5Tclose(ft);
         return st;
     }
     sp_row_stats *buf = calloc(n ? n : 1, sizeof *buf);
+    int direct = 0;
     if (!buf)
         st = sp_rd_no_memory(rd);
-    else if (n) {
+    else
+        st = read_records_directly(rd, ds, ft, n, buf, &direct);
+    H5Tclose(ft);
+    if (!st && buf && n && !direct) {
         hid_t dxpl = sp_rd_transfer_plist(ds, n, sizeof *buf);
         if (H5Dread(ds, mt, H5S_ALL, H5S_ALL, dxpl, buf) < 0)
             st = sp_rd_damaged(rd, "cannot read " STATS_PATH);

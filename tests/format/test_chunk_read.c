@@ -190,6 +190,81 @@ static void test_lzf_chunks(void **state) {
 #endif
 }
 
+/* --- elements of any size: compound records and fixed-length strings ---- */
+
+/* A type of elem bytes: a compound of elem / 8 int64 fields when elem is a
+ * multiple of 8 (the statistics records), else a fixed-length string. */
+static hid_t element_type(size_t elem) {
+    if (elem % 8 == 0) {
+        hid_t t = H5Tcreate(H5T_COMPOUND, elem);
+        for (size_t k = 0; k < elem / 8; k++) {
+            char name[24];
+            snprintf(name, sizeof name, "f%zu", k);
+            assert_true(H5Tinsert(t, name, 8 * k, H5T_STD_I64LE) >= 0);
+        }
+        return t;
+    }
+    hid_t t = H5Tcopy(H5T_C_S1);
+    assert_true(H5Tset_size(t, elem) >= 0);
+    assert_true(H5Tset_strpad(t, H5T_STR_NULLPAD) >= 0);
+    return t;
+}
+
+/* Bytes that compress like real columns: mostly repeats, some noise. */
+static unsigned char element_byte(size_t i, size_t elem) {
+    size_t e = i / elem, j = i % elem;
+    return (unsigned char)(e % 89 == 0 ? (e * 31 + j * 7) & 0xff : 'a' + (j + e / 1000) % 5);
+}
+
+static void assert_elements_as_hdf5(enum pipeline p, size_t elem, size_t n, size_t chunk) {
+    const char *path = fs_path("elements.h5");
+    hid_t type = element_type(elem);
+    unsigned char *want = malloc(n * elem), *got = malloc(n * elem);
+    for (size_t i = 0; i < n * elem; i++)
+        want[i] = element_byte(i, elem);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hsize_t dims = n, unlimited = H5S_UNLIMITED;
+    hid_t space = H5Screate_simple(1, &dims, &unlimited);
+    hid_t dcpl = pipeline_dcpl(p, chunk);
+    hid_t ds = H5Dcreate2(f, "/col", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    assert_true(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, want) >= 0);
+    H5Dclose(ds), H5Pclose(dcpl), H5Sclose(space), H5Fclose(f);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        sp_error err;
+        sp_error_clear(&err);
+        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        ds = H5Dopen2(f, "/col", H5P_DEFAULT);
+        sp_rd rd = {.file = f, .path = path, .err = &err};
+        int handled = 0;
+        memset(got, 0x5a, n * elem);
+        sp_status st = sp_rd_chunk_read(&rd, ds, "/col", n, elem, got, threads, &handled);
+        if (st || !handled || memcmp(got, want, n * elem) != 0)
+            fail_msg("pipeline %d, %zu elements of %zu bytes in chunks of %zu, %d threads: "
+                     "status %d, handled %d, %s (%s)",
+                     (int)p, n, elem, chunk, threads, (int)st, handled,
+                     memcmp(got, want, n * elem) ? "bytes differ" : "bytes equal", err.message);
+        /* asked for another element size, it leaves the column to HDF5 */
+        st = sp_rd_chunk_read(&rd, ds, "/col", n, elem + 1, got, threads, &handled);
+        assert_int_equal(st, SP_OK);
+        assert_int_equal(handled, 0);
+        H5Dclose(ds), H5Fclose(f);
+    }
+    H5Tclose(type);
+    free(want), free(got);
+}
+
+static void test_records_and_strings_read_as_stored(void **state) {
+    (void)state;
+    const enum pipeline pipelines[] = {NONE, DEFLATE, SHUFFLE_DEFLATE, SHUFFLE_ONLY};
+    const size_t elems[] = {1, 2, 3, 16, 88};
+    const size_t shapes[][2] = {{1, 744}, {31, 16}, {5000, 744}, {40000, 32768}};
+    for (size_t p = 0; p < sizeof pipelines / sizeof *pipelines; p++)
+        for (size_t e = 0; e < sizeof elems / sizeof *elems; e++)
+            for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+                assert_elements_as_hdf5(pipelines[p], elems[e], shapes[s][0], shapes[s][1]);
+}
+
 static void assert_not_handled(const char *path, size_t n) {
     int64_t *got = malloc(n * sizeof *got);
     outcome o = decode_column(path, n, got, 2);
@@ -355,18 +430,20 @@ static void test_column_reader_reports_damage(void **state) {
 /* The pure decoder refuses what cannot be a chunk. */
 static void test_decode_refuses_bad_arguments(void **state) {
     (void)state;
-    sp_chunk_pipeline none = {0};
+    sp_chunk_pipeline none = {0, {SP_STAGE_DEFLATE}, 8};
     unsigned char raw[64] = {0}, out[64], scratch[128];
     assert_int_equal(sp_chunk_decode(&none, 0, raw, 64, 8, 8, out, scratch), 1);
     assert_int_equal(sp_chunk_decode(&none, 0, raw, 63, 8, 8, out, scratch), 0);
     assert_int_equal(sp_chunk_decode(&none, 0, raw, 64, 8, 9, out, scratch), 0);
-    sp_chunk_pipeline lzf = {1, {SP_STAGE_LZF}};
+    sp_chunk_pipeline lzf = {1, {SP_STAGE_LZF}, 8};
 #ifndef SP_TEST_HAVE_LZF
     assert_int_equal(sp_chunk_decode(&lzf, 0, raw, 64, 8, 8, out, scratch), 0);
 #else
     assert_int_equal(sp_chunk_decode(&lzf, 0, raw, 0, 8, 8, out, scratch), 0);
 #endif
-    sp_chunk_pipeline shuffle = {1, {SP_STAGE_SHUFFLE8}};
+    sp_chunk_pipeline no_size = {0, {SP_STAGE_DEFLATE}, 0};
+    assert_int_equal(sp_chunk_decode(&no_size, 0, raw, 64, 8, 8, out, scratch), 0);
+    sp_chunk_pipeline shuffle = {1, {SP_STAGE_SHUFFLE}, 8};
     for (size_t i = 0; i < 64; i++)
         raw[i] = (unsigned char)i;
     assert_int_equal(sp_chunk_decode(&shuffle, 0, raw, 64, 8, 3, out, scratch), 1);
@@ -396,6 +473,7 @@ int main(void) {
         cmocka_unit_test(test_unsigned_columns_keep_their_bytes),
         cmocka_unit_test(test_many_chunks_cross_batches),
         cmocka_unit_test(test_lzf_chunks),
+        cmocka_unit_test(test_records_and_strings_read_as_stored),
         cmocka_unit_test(test_other_columns_are_left_to_hdf5),
         cmocka_unit_test(test_unwritten_chunk_is_left_to_hdf5),
         cmocka_unit_test(test_filter_mask_is_respected),

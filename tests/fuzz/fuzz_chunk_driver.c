@@ -1,6 +1,7 @@
 /*
  * The chunk decoder harness without libFuzzer: chunks shuffled and deflated
- * here decode to their values for every pipeline and wanted count; then
+ * here decode to their values for every pipeline, element size and wanted
+ * count; then
  * every kind of corruption of them (a flipped byte, a cut, random bytes)
  * goes through the fuzz harness and never decodes to a wrong length.
  * Usage: fuzz_chunk_driver SEED COUNT
@@ -19,38 +20,41 @@ static uint32_t next(void) {
     return (uint32_t)(state >> 33);
 }
 
-static void shuffle(const int64_t *v, size_t chunk, unsigned char *out) {
+/* HDF5's shuffle: byte j of element i goes to plane j. */
+static void shuffle(const unsigned char *v, size_t chunk, size_t elem, unsigned char *out) {
     for (size_t i = 0; i < chunk; i++)
-        for (size_t j = 0; j < 8; j++)
-            out[j * chunk + i] = (unsigned char)((uint64_t)v[i] >> (8 * j));
+        for (size_t j = 0; j < elem; j++)
+            out[j * chunk + i] = v[i * elem + j];
 }
 
-/* Deflates chunk values (shuffled first when asked): decoded must equal. */
-static int round_trip(size_t chunk, int shuffled, size_t n) {
-    int64_t *v = malloc(chunk * 8), *out = malloc(chunk * 8);
-    unsigned char *plain = malloc(chunk * 8), *scratch = malloc(chunk * 16);
-    uLongf packed_n = compressBound((uLong)chunk * 8);
+/* Deflates chunk elements of elem bytes (shuffled first when asked):
+ * decoded must equal. */
+static int round_trip(size_t chunk, size_t elem, int shuffled, size_t n) {
+    size_t bytes = chunk * elem;
+    unsigned char *v = malloc(bytes), *out = malloc(bytes);
+    unsigned char *plain = malloc(bytes), *scratch = malloc(2 * bytes);
+    uLongf packed_n = compressBound((uLong)bytes);
     unsigned char *packed = malloc(packed_n);
-    for (size_t i = 0; i < chunk; i++)
-        v[i] = (int64_t)(next() % 5000) - (i % 13 == 0 ? (int64_t)next() << 20 : 0);
+    for (size_t i = 0; i < bytes; i++) /* small numbers, now and then a large one */
+        v[i] = (unsigned char)(i % elem < 2 || i % (13 * elem) < 8 ? next() : 0);
     if (shuffled)
-        shuffle(v, chunk, plain);
+        shuffle(v, chunk, elem, plain);
     else
-        memcpy(plain, v, chunk * 8);
-    int failed = compress2(packed, &packed_n, plain, (uLong)chunk * 8, 6) != Z_OK;
-    sp_chunk_pipeline p = shuffled ? (sp_chunk_pipeline){2, {SP_STAGE_SHUFFLE8, SP_STAGE_DEFLATE}}
-                                   : (sp_chunk_pipeline){1, {SP_STAGE_DEFLATE}};
-    failed = failed ||
-             !sp_chunk_decode(&p, 0, packed, packed_n, chunk, n, (unsigned char *)out, scratch);
-    failed = failed || memcmp(out, v, n * 8) != 0;
+        memcpy(plain, v, bytes);
+    int failed = compress2(packed, &packed_n, plain, (uLong)bytes, 6) != Z_OK;
+    sp_chunk_pipeline p = shuffled
+                              ? (sp_chunk_pipeline){2, {SP_STAGE_SHUFFLE, SP_STAGE_DEFLATE}, elem}
+                              : (sp_chunk_pipeline){1, {SP_STAGE_DEFLATE}, elem};
+    failed = failed || !sp_chunk_decode(&p, 0, packed, packed_n, chunk, n, out, scratch);
+    failed = failed || memcmp(out, v, n * elem) != 0;
     /* the shuffle alone (deflate skipped by the mask) */
     if (shuffled && !failed)
-        failed =
-            !sp_chunk_decode(&p, 2u, plain, chunk * 8, chunk, n, (unsigned char *)out, scratch) ||
-            memcmp(out, v, n * 8) != 0;
+        failed = !sp_chunk_decode(&p, 2u, plain, bytes, chunk, n, out, scratch) ||
+                 memcmp(out, v, n * elem) != 0;
     if (failed)
-        fprintf(stderr, "round trip of %zu values (%zu wanted, shuffle %d) failed\n", chunk, n,
-                shuffled);
+        fprintf(stderr,
+                "round trip of %zu elements of %zu bytes (%zu wanted, shuffle %d) failed\n",
+                chunk, elem, n, shuffled);
     free(v), free(out), free(plain), free(scratch), free(packed);
     return failed;
 }
@@ -60,17 +64,19 @@ int main(int argc, char **argv) {
     long count = argc > 2 ? strtol(argv[2], NULL, 10) : 1000;
     int failures = 0;
     const size_t chunks[] = {1, 15, 16, 17, 1000, 4096, 65536};
-    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++)
-        for (int shuffled = 0; shuffled <= 1; shuffled++) {
-            failures += round_trip(chunks[c], shuffled, chunks[c]);
-            failures += round_trip(chunks[c], shuffled, 1 + chunks[c] / 3);
-        }
+    const size_t elems[] = {8, 1, 2, 3, 16, 88}; /* int64, strings, records */
+    for (size_t e = 0; e < sizeof elems / sizeof *elems; e++)
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++)
+            for (int shuffled = 0; shuffled <= 1; shuffled++) {
+                failures += round_trip(chunks[c], elems[e], shuffled, chunks[c]);
+                failures += round_trip(chunks[c], elems[e], shuffled, 1 + chunks[c] / 3);
+            }
     /* mutations of one valid shuffled, deflated chunk of 512 values */
     int64_t v[512];
     unsigned char plain[4096], packed[8192], input[5 + 8192];
     for (size_t i = 0; i < 512; i++)
         v[i] = (int64_t)(i * 7 % 300);
-    shuffle(v, 512, plain);
+    shuffle((const unsigned char *)v, 512, 8, plain);
     uLongf packed_n = sizeof packed;
     if (compress2(packed, &packed_n, plain, sizeof plain, 6) != Z_OK) return 1;
     for (long k = 0; k < count; k++) {
