@@ -1,4 +1,4 @@
-set(SP_SOURCES_format atomic_file.c chunk_decode.c chunk_read.c publish.c chunk_compress.c guarded_driver.c h5_write.c writer.c writer_tables.c
+set(SP_SOURCES_format adler32.c atomic_file.c chunk_decode.c chunk_read.c publish.c chunk_compress.c guarded_driver.c h5_write.c writer.c writer_tables.c
     h5_read.c read_index.c read_events.c read_stats.c read_extras.c
     read_metadata.c read_schema1.c read_histograms.c write_histograms.c write_aggregate.c reader.c read.c lzf_filter.c
     vlen_check.c vlen_read.c read_shared_strings.c)
