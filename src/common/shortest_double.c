@@ -139,7 +139,7 @@ static uint64_t mul_shift(uint64_t m, u128 mul, int j) {
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-sp_decimal sp_shortest_decimal(double x) {
+static sp_decimal ryu_decimal(double x) {
     pthread_once(&tables_once, build_tables);
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
@@ -256,4 +256,33 @@ sp_decimal sp_shortest_decimal(double x) {
         exponent++;
     }
     return (sp_decimal){output, exponent};
+}
+
+/*
+ * Durations in seconds are nanosecond counts divided by 1e9: when |x| is
+ * the double nearest to k * 10^-9 for an integer k below 10^15, that
+ * decimal reads back as x, and no other decimal of at most 15 significant
+ * digits does (two such decimals of about x's size are at least 10^-15 x
+ * apart, more than the width of x's rounding interval, 2^-52 x), so k with
+ * its trailing zeros dropped is the shortest. (double)k / 1e9 is correctly
+ * rounded, which makes the check exact.
+ */
+static int nanosecond_decimal(double ax, sp_decimal *out) {
+    if (!(ax >= 1e-9 && ax < 1e6)) return 0;
+    double scaled = ax * 1e9;
+    uint64_t k = (uint64_t)(scaled + 0.5);
+    if (k == 0 || k >= UINT64_C(1000000000000000) || (double)k / 1e9 != ax) return 0;
+    int exponent = -9;
+    while (k % 10 == 0) {
+        k /= 10;
+        exponent++;
+    }
+    *out = (sp_decimal){k, exponent};
+    return 1;
+}
+
+sp_decimal sp_shortest_decimal(double x) {
+    sp_decimal d;
+    if (nanosecond_decimal(x < 0 ? -x : x, &d)) return d;
+    return ryu_decimal(x);
 }

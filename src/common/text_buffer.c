@@ -30,6 +30,16 @@ void sp_textbuf_append_n(sp_textbuf *b, const char *s, size_t n) {
     b->data[b->len] = '\0';
 }
 
+char *sp_textbuf_space(sp_textbuf *b, size_t n) {
+    return reserve(b, n) ? b->data + b->len : NULL;
+}
+
+void sp_textbuf_advance(sp_textbuf *b, size_t n) {
+    if (b->failed || !b->data) return;
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
 void sp_textbuf_append(sp_textbuf *b, const char *s) {
     sp_textbuf_append_n(b, s, strlen(s));
 }

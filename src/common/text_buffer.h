@@ -25,6 +25,11 @@ void sp_textbuf_putc(sp_textbuf *b, char c);
 void sp_textbuf_repeat(sp_textbuf *b, const char *s, size_t n);
 void sp_textbuf_printf(sp_textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Writing in place: room for n more characters at the end (NULL after a
+ * failed allocation), then sp_textbuf_advance by what was written (<= n). */
+char *sp_textbuf_space(sp_textbuf *b, size_t n);
+void sp_textbuf_advance(sp_textbuf *b, size_t n);
+
 /* The text ("" when empty); NULL only after a failed allocation. */
 const char *sp_textbuf_str(const sp_textbuf *b);
 

@@ -18,9 +18,29 @@
 #include "common/py_float.h"
 #include "common/text_buffer.h"
 
+/* A line break and the indent of `level` (json_print.c's layout) at p. */
+static char *put_line(char *p, int level) {
+    *p++ = '\n';
+    memset(p, ' ', 2 * (size_t)level);
+    return p + 2 * (size_t)level;
+}
+
+static char *put_unsigned(char *p, unsigned long long v) {
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = digits[--n];
+    return p;
+}
+
 /* The members of one statistics object at `level`: count, then seven
- * durations (null when the pool is empty), printed straight into the text
- * (a per-rank block has 16,384 of them: no json-c tree for each). */
+ * durations (null when the pool is empty), written straight into the text
+ * in one piece (a per-rank block has 16,384 of them: no json-c tree and no
+ * append per token for each). */
 static void print_stats_members(sp_textbuf *b, const sp_pool_stats *s, int level) {
     static const char *const keys[] = {
         "\"average_duration_seconds\": ", "\"min_duration_seconds\": ",
@@ -28,19 +48,27 @@ static void print_stats_members(sp_textbuf *b, const sp_pool_stats *s, int level
         "\"last_duration_seconds\": ",    "\"std_duration_seconds\": ",
         "\"total_duration_seconds\": "};
     const double values[] = {s->average, s->min, s->max, s->first, s->last, s->std, s->total};
-    char num[SP_PY_FLOAT_REPR_SIZE];
-    sp_json_print_separator(b, 1, level);
-    sp_textbuf_printf(b, "\"count\": %lld", (long long)s->count);
+    size_t indent = level > 0 ? 2 * (size_t)level : 0;
+    /* 8 lines of at most ",\n", an indent, a key of 32 and a number */
+    char *start = sp_textbuf_space(b, 8 * (2 + indent + 32 + SP_PY_FLOAT_REPR_SIZE));
+    if (!start) return; /* the buffer's failure is sticky: the caller sees it */
+    char *p = put_line(start, level > 0 ? level : 0);
+    memcpy(p, "\"count\": ", 9);
+    p = put_unsigned(p + 9, s->count);
     for (size_t i = 0; i < 7; i++) {
-        sp_json_print_separator(b, 0, level);
-        sp_textbuf_append(b, keys[i]);
+        *p++ = ',';
+        p = put_line(p, level > 0 ? level : 0);
+        size_t key = strlen(keys[i]);
+        memcpy(p, keys[i], key);
+        p += key;
         if (s->count && isfinite(values[i])) {
-            sp_py_float_repr(values[i], num);
-            sp_textbuf_append(b, num);
+            p += sp_py_float_repr(values[i], p);
         } else {
-            sp_textbuf_append(b, "null"); /* json_print.c writes non-finite values as null */
+            memcpy(p, "null", 4); /* json_print.c writes non-finite values as null */
+            p += 4;
         }
     }
+    sp_textbuf_advance(b, (size_t)(p - start));
 }
 
 /* sp_filter: NULL ranks or num_ranks 0 select all ranks. */
@@ -85,7 +113,10 @@ static sp_status print_region_entry(sp_textbuf *b, const sp_mpi_region *region, 
             continue;
         if ((st = sp_region_pool_stats(region, &rank, 1, &s, err))) return st;
         sp_json_print_separator(b, shown++ == 0, level + 2);
-        sp_textbuf_printf(b, "\"%u\": {", (unsigned)rank);
+        char key[24] = {'"'};
+        char *end = put_unsigned(key + 1, rank);
+        memcpy(end, "\": {", 4);
+        sp_textbuf_append_n(b, key, (size_t)(end + 4 - key));
         print_stats_members(b, &s, level + 3);
         sp_json_print_close(b, '}', 0, level + 2);
     }

@@ -179,6 +179,34 @@ static void test_profile_values_match_the_oracle(void **state) {
     expect_same_as_oracle(0.1 + 0.2);
 }
 
+/* Nanosecond counts as seconds take a shortcut (k * 10^-9 read off k):
+ * every size of k up to the shortcut's limit of 10^15 and past it, k with
+ * trailing zeros, and the doubles next to k / 1e9, which must not take it. */
+static void test_nanosecond_values_match_the_oracle(void **state) {
+    (void)state;
+    for (int digits = 1; digits <= 17; digits++) {
+        uint64_t lo = 1, span;
+        for (int i = 1; i < digits; i++)
+            lo *= 10;
+        span = 9 * lo;
+        for (int i = 0; i < 1000; i++) {
+            uint64_t k = lo + next_bits() % span;
+            if (i % 4 == 0 && k >= 1000) k -= k % 1000; /* trailing zeros */
+            double x = (double)k / 1e9;
+            expect_same_as_oracle(x);
+            expect_same_as_oracle(-x);
+            expect_same_as_oracle(nextafter(x, 0));
+            expect_same_as_oracle(nextafter(x, INFINITY));
+        }
+    }
+    const uint64_t edges[] = {1, 9, 10, 999999999, 1000000000, 999999999999999, 1000000000000000};
+    for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+        expect_same_as_oracle((double)edges[i] / 1e9);
+    expect_same_as_oracle(1e-9);
+    expect_same_as_oracle(nextafter(1e-9, 0));
+    expect_same_as_oracle(999999.999999999);
+}
+
 static void test_repr_round_trips(void **state) {
     (void)state;
     char out[SP_PY_FLOAT_REPR_SIZE];
@@ -231,6 +259,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_doubles_match_the_oracle),
         cmocka_unit_test(test_profile_values_match_the_oracle),
+        cmocka_unit_test(test_nanosecond_values_match_the_oracle),
         cmocka_unit_test(test_repr_round_trips),
         cmocka_unit_test(test_equals_python_repr),
     };
