@@ -36,10 +36,8 @@ static void vector_sums(uint64_t *a, uint64_t *b, const unsigned char *p, size_t
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
         before_steps = _mm_add_epi32(before_steps, bytes);
         bytes = _mm_add_epi32(bytes, _mm_sad_epu8(x, zero));
-        weighted = _mm_add_epi32(weighted,
-                                 _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), weights_lo));
-        weighted = _mm_add_epi32(weighted,
-                                 _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), weights_hi));
+        weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), weights_lo));
+        weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), weights_hi));
     }
     *b += (uint64_t)n * *a + 16 * lanes_sum(before_steps) + lanes_sum(weighted);
     *a += lanes_sum(bytes);

@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 typedef enum sp_chunk_stage {
-    SP_STAGE_SHUFFLE,  /* HDF5's shuffle filter over the pipeline's element size */
-    SP_STAGE_DEFLATE,  /* HDF5's deflate filter: one zlib stream */
-    SP_STAGE_LZF       /* the LZF filter (id 32000); only with liblzf */
+    SP_STAGE_SHUFFLE, /* HDF5's shuffle filter over the pipeline's element size */
+    SP_STAGE_DEFLATE, /* HDF5's deflate filter: one zlib stream */
+    SP_STAGE_LZF      /* the LZF filter (id 32000); only with liblzf */
 } sp_chunk_stage;
 
 #define SP_CHUNK_MAX_STAGES 4

@@ -75,8 +75,8 @@ static hsize_t layout_of(hid_t ds, size_t elem, sp_chunk_pipeline *p) {
     unsigned opts = 0;
     int ok = H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, &chunk) == 1 &&
              chunk > 0 && chunk <= (hsize_t)SP_RD_MAX_CHUNK_BYTES / elem &&
-             H5Pget_chunk_opts(dcpl, &opts) >= 0 && !(opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) &&
-             pipeline_of(dcpl, elem, p);
+             H5Pget_chunk_opts(dcpl, &opts) >= 0 &&
+             !(opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) && pipeline_of(dcpl, elem, p);
     H5Pclose(dcpl);
     return ok ? chunk : 0;
 }

@@ -44,7 +44,11 @@ static void test_writing_in_place(void **state) {
     for (int i = 0; i < 1000; i++)
         want += (size_t)(i % 10) + 1;
     assert_int_equal(strlen(text), want);
-    assert_memory_equal(text, "rank 0" "01" "012", 11);
+    assert_memory_equal(text,
+                        "rank 0"
+                        "01"
+                        "012",
+                        11);
     assert_int_equal(text[want], '\0');
     /* nothing written: the text is unchanged */
     assert_non_null(sp_textbuf_space(&b, 10));

@@ -23,14 +23,13 @@ static unsigned char next_byte(void) {
 static void assert_as_zlib(const unsigned char *p, size_t n, uint32_t start) {
     uint32_t want = (uint32_t)adler32(start, p, (uInt)n);
     uint32_t got = sp_adler32(start, p, n);
-    if (got != want)
-        fail_msg("%zu bytes from %08x: %08x, zlib %08x", n, start, got, want);
+    if (got != want) fail_msg("%zu bytes from %08x: %08x, zlib %08x", n, start, got, want);
 }
 
 static void test_lengths_and_patterns(void **state_) {
     (void)state_;
-    const size_t lengths[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 5551, 5552, 5553,
-                              11104, 11105, 65536, 100003, 1000000};
+    const size_t lengths[] = {0,    1,    2,    15,    16,    17,    31,     32,     33,
+                              5551, 5552, 5553, 11104, 11105, 65536, 100003, 1000000};
     size_t most = 1000000;
     unsigned char *random = malloc(most), *ones = malloc(most), *zeros = calloc(most, 1);
     for (size_t i = 0; i < most; i++)

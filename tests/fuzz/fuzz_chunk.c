@@ -38,8 +38,7 @@ void sp_fuzz_chunk_one(const uint8_t *data, size_t size) {
     if (!out || !scratch) abort();
     int ok = sp_chunk_decode(p, mask, raw, raw_size, chunk, n, out, scratch);
     int unfiltered = p->num == 0 || (mask & ((1u << p->num) - 1)) == (1u << p->num) - 1;
-    if (ok && unfiltered && (raw_size != chunk * elem || memcmp(out, raw, n * elem) != 0))
-        abort();
+    if (ok && unfiltered && (raw_size != chunk * elem || memcmp(out, raw, n * elem) != 0)) abort();
     free(out);
     free(scratch);
 }

@@ -52,8 +52,7 @@ static int round_trip(size_t chunk, size_t elem, int shuffled, size_t n) {
         failed = !sp_chunk_decode(&p, 2u, plain, bytes, chunk, n, out, scratch) ||
                  memcmp(out, v, n * elem) != 0;
     if (failed)
-        fprintf(stderr,
-                "round trip of %zu elements of %zu bytes (%zu wanted, shuffle %d) failed\n",
+        fprintf(stderr, "round trip of %zu elements of %zu bytes (%zu wanted, shuffle %d) failed\n",
                 chunk, elem, n, shuffled);
     free(v), free(out), free(plain), free(scratch), free(packed);
     return failed;
