@@ -16,6 +16,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_choice.h"
 #include "cli/cli_error.h"
+#include "common/decimal_format.h"
 #include "cli/cli_files.h"
 #include "cli/cli_select.h"
 #include "cli/cli_text.h"
@@ -80,13 +81,7 @@ static void put_text(row_buf *b, const char *s) {
 
 static void put_u64(row_buf *b, uint64_t v) {
     char digits[24];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n > 0 && b->len < sizeof b->text)
-        b->text[b->len++] = digits[--n];
+    put_bytes(b, digits, sp_format_u64(v, digits));
 }
 
 static void put_i64(row_buf *b, int64_t v) {

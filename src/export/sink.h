@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/decimal_format.h"
 #include "scope_profiler/results.h"
 
 #define SP_SINK_BUFFER (256 * 1024)
@@ -62,13 +63,6 @@ static inline void sp_sink_putc(sp_sink *s, char c) {
     *sp_sink_reserve(s, 1) = c;
     s->len++;
 }
-
-/* Decimal digits of v into out (at least 20 bytes); returns the length. */
-size_t sp_format_u64(uint64_t v, char *out);
-size_t sp_format_i64(int64_t v, char *out);
-/* v / 10^scale as a decimal with the trailing zeros of the fraction dropped:
- * (18584422, 3) -> "18584.422", (2000, 3) -> "2", (-5, 9) -> "-0.000000005". */
-size_t sp_format_scaled(int64_t v, int scale, char *out);
 
 static inline void sp_sink_i64(sp_sink *s, int64_t v) {
     s->len += sp_format_i64(v, sp_sink_reserve(s, 24));

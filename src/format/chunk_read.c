@@ -19,13 +19,6 @@ typedef enum sp_chunk_read_result {
     SP_CHUNK_READ_NO_MEMORY    /* rd->err set */
 } sp_chunk_read_result;
 
-static int host_is_little_endian(void) {
-    const unsigned short one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 /* 8-byte little-endian integers: their stored bytes are the int64 (or the
  * uint64, which the caller checks against the int64 range). */
 static int int64_handled(hid_t ds) {
@@ -34,7 +27,7 @@ static int int64_handled(hid_t ds) {
     int ok = H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == 8 &&
              H5Tget_order(type) == H5T_ORDER_LE;
     H5Tclose(type);
-    return ok && host_is_little_endian();
+    return ok && sp_rd_host_little_endian();
 }
 
 static size_t element_size(hid_t ds) {

@@ -17,7 +17,6 @@
 
 /* Columns shorter than this are read by HDF5: there is nothing to share. */
 #define SP_CHUNK_READ_MIN_VALUES ((size_t)1 << 17)
-#define SP_CHUNK_READ_MIN_BYTES  (SP_CHUNK_READ_MIN_VALUES * 8)
 
 /*
  * Reads the n elements of dataset ds (named path in messages), elem bytes

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scope_profiler/results.h"
 
@@ -124,6 +125,15 @@ sp_status sp_rd_check_chunks(sp_rd *rd, hid_t ds, const char *path, size_t n);
  * never grow data by more than this; more is a damaged chunk index. */
 static inline uint64_t sp_rd_max_stored_chunk(uint64_t want) {
     return want + want / 8 + 1024;
+}
+
+/* Stored little-endian bytes are this host's values (the reader's own
+ * chunk decoding copies them instead of converting). */
+static inline int sp_rd_host_little_endian(void) {
+    const uint16_t one = 1;
+    unsigned char low;
+    memcpy(&low, &one, 1);
+    return low == 1;
 }
 
 /* Reads the n elements of a string attribute of string type `type` into

@@ -98,10 +98,7 @@ static hid_t stored_type(kind k) {
  * this library and the Python package write. Such records need no
  * conversion, so the reader decodes their chunks itself (chunk_read.h). */
 static int stored_as_in_memory(hid_t ft) {
-    const unsigned short one = 1;
-    unsigned char low;
-    memcpy(&low, &one, 1);
-    if (low != 1 || H5Tget_size(ft) != sizeof(sp_row_stats) ||
+    if (!sp_rd_host_little_endian() || H5Tget_size(ft) != sizeof(sp_row_stats) ||
         H5Tget_nmembers(ft) != (int)NUM_FIELDS)
         return 0;
     int same = 1;
@@ -122,7 +119,7 @@ static int stored_as_in_memory(hid_t ft) {
 static sp_status read_records_directly(sp_rd *rd, hid_t ds, hid_t ft, size_t n, sp_row_stats *buf,
                                        int *handled) {
     *handled = 0;
-    if (n * sizeof *buf < SP_CHUNK_READ_MIN_BYTES || !stored_as_in_memory(ft)) return SP_OK;
+    if (n < SP_CHUNK_READ_MIN_VALUES || !stored_as_in_memory(ft)) return SP_OK;
     return sp_rd_chunk_read(rd, ds, STATS_PATH, n, sizeof *buf, buf, 0, handled);
 }
 

@@ -15,27 +15,9 @@
 #include "present/json_print.h"
 #include "present/text_file.h"
 #include "present/py_path.h"
+#include "common/decimal_format.h"
 #include "common/py_float.h"
 #include "common/text_buffer.h"
-
-/* A line break and the indent of `level` (json_print.c's layout) at p. */
-static char *put_line(char *p, int level) {
-    *p++ = '\n';
-    memset(p, ' ', 2 * (size_t)level);
-    return p + 2 * (size_t)level;
-}
-
-static char *put_unsigned(char *p, unsigned long long v) {
-    char digits[24];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = digits[--n];
-    return p;
-}
 
 /* The members of one statistics object at `level`: count, then seven
  * durations (null when the pool is empty), written straight into the text
@@ -48,16 +30,17 @@ static void print_stats_members(sp_textbuf *b, const sp_pool_stats *s, int level
         "\"last_duration_seconds\": ",    "\"std_duration_seconds\": ",
         "\"total_duration_seconds\": "};
     const double values[] = {s->average, s->min, s->max, s->first, s->last, s->std, s->total};
-    size_t indent = level > 0 ? 2 * (size_t)level : 0;
-    /* 8 lines of at most ",\n", an indent, a key of 32 and a number */
-    char *start = sp_textbuf_space(b, 8 * (2 + indent + 32 + SP_PY_FLOAT_REPR_SIZE));
+    /* 8 lines of at most ",", a line break and indent, a key of 32 and a number */
+    char *start =
+        sp_textbuf_space(b, 8 * (1 + sp_json_line_size(level) + 32 + SP_PY_FLOAT_REPR_SIZE));
     if (!start) return; /* the buffer's failure is sticky: the caller sees it */
-    char *p = put_line(start, level > 0 ? level : 0);
+    char *p = sp_json_put_line(start, level);
     memcpy(p, "\"count\": ", 9);
-    p = put_unsigned(p + 9, s->count);
+    p += 9;
+    p += sp_format_u64(s->count, p);
     for (size_t i = 0; i < 7; i++) {
         *p++ = ',';
-        p = put_line(p, level > 0 ? level : 0);
+        p = sp_json_put_line(p, level);
         size_t key = strlen(keys[i]);
         memcpy(p, keys[i], key);
         p += key;
@@ -113,10 +96,10 @@ static sp_status print_region_entry(sp_textbuf *b, const sp_mpi_region *region, 
             continue;
         if ((st = sp_region_pool_stats(region, &rank, 1, &s, err))) return st;
         sp_json_print_separator(b, shown++ == 0, level + 2);
-        char key[24] = {'"'};
-        char *end = put_unsigned(key + 1, rank);
-        memcpy(end, "\": {", 4);
-        sp_textbuf_append_n(b, key, (size_t)(end + 4 - key));
+        char key[32] = {'"'};
+        size_t len = 1 + sp_format_u64(rank, key + 1);
+        memcpy(key + len, "\": {", 4);
+        sp_textbuf_append_n(b, key, len + 4);
         print_stats_members(b, &s, level + 3);
         sp_json_print_close(b, '}', 0, level + 2);
     }

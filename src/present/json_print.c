@@ -1,19 +1,25 @@
 #include "present/json_print.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "common/json_escape.h"
 #include "common/py_float.h"
 
+size_t sp_json_line_size(int level) {
+    return 1 + 2 * (size_t)(level > 0 ? level : 0);
+}
+
+char *sp_json_put_line(char *p, int level) {
+    size_t n = sp_json_line_size(level);
+    *p = '\n';
+    memset(p + 1, ' ', n - 1);
+    return p + n;
+}
+
 static void newline_indent(sp_textbuf *out, int level) {
-    static const char line[] = "\n                                "; /* 16 levels, one append */
-    size_t n = 2 * (size_t)level;
-    if (n < sizeof line - 1) {
-        sp_textbuf_append_n(out, line, n + 1);
-        return;
-    }
-    sp_textbuf_putc(out, '\n');
-    sp_textbuf_repeat(out, "  ", (size_t)level);
+    char *p = sp_textbuf_space(out, sp_json_line_size(level));
+    if (p) sp_textbuf_advance(out, (size_t)(sp_json_put_line(p, level) - p));
 }
 
 void sp_json_print_separator(sp_textbuf *out, int first, int level) {

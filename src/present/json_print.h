@@ -22,6 +22,12 @@ void sp_json_print(sp_textbuf *out, struct json_object *value, int level);
  * ": "; the closing bracket of a container at `level` ("{}" / "[]" when it
  * stayed empty). */
 void sp_json_print_separator(sp_textbuf *out, int first, int level);
+
+/* The layout's line break and indent of `level` written at p (for text
+ * composed in place, sp_textbuf_space): sp_json_line_size(level) bytes;
+ * returns the end. */
+size_t sp_json_line_size(int level);
+char *sp_json_put_line(char *p, int level);
 void sp_json_print_key(sp_textbuf *out, const char *key, int first, int level);
 void sp_json_print_close(sp_textbuf *out, char close, int empty, int level);
 
