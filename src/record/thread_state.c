@@ -178,13 +178,13 @@ size_t sp_row_chunk_used(const sp_thread *t, sp_region_t region, uint32_t c) {
     return (size_t)(t->cursors[region].next - row->chunk[c]);
 }
 
-/* The thread's first call in this session: number it in order of arrival. */
+/* The thread's first call in this session: number it in order of arrival.
+ * It runs inside the call's busy mark, so it must not take list_lock, which
+ * finalize holds while it waits for busy marks to clear (record/quiesce.c). */
 static void join_session(sp_thread *t) {
     t->in_session = 1;
     sp_thread_publish(t); /* finalize cleared it: the inline path again */
-    pthread_mutex_lock(&list_lock);
-    t->index = num_threads++;
-    pthread_mutex_unlock(&list_lock);
+    t->index = __atomic_fetch_add(&num_threads, 1, __ATOMIC_RELAXED);
 }
 
 int sp_thread_make_room(sp_thread *t, sp_region_t region) {
@@ -253,7 +253,7 @@ int sp_thread_is_session_owner(const sp_thread *t) {
 
 uint32_t sp_thread_count(void) {
     pthread_mutex_lock(&list_lock);
-    uint32_t n = num_threads;
+    uint32_t n = __atomic_load_n(&num_threads, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&list_lock);
     return n;
 }
@@ -302,7 +302,7 @@ void sp_thread_reset_all(void) {
         sp_thread_unpublish(t);
         link = &t->next;
     }
-    num_threads = 0;
+    __atomic_store_n(&num_threads, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&list_lock);
 }
 
@@ -341,6 +341,6 @@ void sp_thread_forget_after_fork(void) {
     list_head = self;
     if (self) self->next = NULL;
     if (self) sp_thread_unpublish(self); /* the child records not */
-    num_threads = 0;
+    __atomic_store_n(&num_threads, 0, __ATOMIC_RELAXED);
     has_session_owner = 0;
 }
