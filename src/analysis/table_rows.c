@@ -9,6 +9,7 @@
 #include "analysis/regions.h"
 #include "analysis/table_build.h"
 #include "common/error.h"
+#include "common/parallel_for.h"
 #include "analysis/numpy_stats.h"
 
 const char *const sp_table_columns[] = {
@@ -150,6 +151,26 @@ static sp_status path_row(const sp_path_trie *t, uint32_t id, sp_table_row *row)
     return st;
 }
 
+/* The path rows are independent: each reads the trie and its own node
+ * (which it releases) and writes its own row, so they are built in parallel. */
+typedef struct path_row_job {
+    sp_path_trie *t;
+    const uint32_t *ids;
+    sp_table_row *rows;
+    sp_status status; /* the first failure seen, SP_OK if none */
+} path_row_job;
+
+static void path_rows_at(void *ctx, size_t first, size_t count) {
+    path_row_job *j = ctx;
+    for (size_t i = first; i < first + count; i++) {
+        sp_status st = path_row(j->t, j->ids[i], &j->rows[i]);
+        sp_status none = SP_OK;
+        if (st != SP_OK)
+            __atomic_compare_exchange_n(&j->status, &none, st, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED);
+    }
+}
+
 static int compare_seq(const void *pa, const void *pb, void *ctx) {
     const sp_path_trie *t = ctx;
     uint32_t a = t->nodes[*(const uint32_t *)pa].seq, b = t->nodes[*(const uint32_t *)pb].seq;
@@ -182,11 +203,10 @@ static sp_status path_rows(sp_path_trie *t, sp_table_rows *out, size_t *num_path
         uint32_t p = t->nodes[ids[i]].parent;
         (*parent)[i] = p != SP_NO_NODE && t->nodes[p].calls ? row_of[p] : SIZE_MAX;
     }
-    sp_status st = SP_OK;
-    for (size_t i = 0; st == SP_OK && i < n; i++) {
-        st = path_row(t, ids[i], &out->rows[out->count]);
-        if (st == SP_OK) out->count++;
-    }
+    path_row_job job = {t, ids, out->rows + out->count, SP_OK};
+    sp_parallel_for(n, 1, path_rows_at, &job); /* a row pools a node's calls: work enough */
+    out->count += n; /* a failed row owns nothing: freeing it is harmless */
+    sp_status st = job.status;
     *num_paths = n;
     free(ids);
     free(row_of);

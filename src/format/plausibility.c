@@ -10,9 +10,11 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parallel_for.h"
 #include "format/drop_calls.h"
 #include "format/read_internal.h"
 #include "format/reader.h"
@@ -178,6 +180,38 @@ static int call_fits(const run_span *s, int64_t start, int64_t duration, int com
     return 1;
 }
 
+/* Rows per block of the parallel passes: about 64 Ki calls. Without the
+ * calls in memory (a streamed read) or with few of them, one block: no
+ * thread is started (its stack and arena would only cost address space,
+ * which a streamed read under a memory cap cannot spare). */
+static size_t rows_per_block(const sp_model *m) {
+    if (!m->starts || m->num_events < ((uint64_t)1 << 17)) return m->num_rows ? m->num_rows : 1;
+    uint64_t per_row = m->num_events / (m->num_rows ? m->num_rows : 1) + 1;
+    return per_row >= ((uint64_t)1 << 16) ? 1 : (size_t)(((uint64_t)1 << 16) / per_row);
+}
+
+typedef struct fit_job {
+    const sp_model *m;
+    const run_span *s;
+    int misfit; /* some call does not fit */
+} fit_job;
+
+static void find_misfits(void *ctx, size_t first, size_t count) {
+    fit_job *j = ctx;
+    const sp_model *m = j->m;
+    for (size_t r = first; r < first + count; r++) {
+        const sp_model_row *row = &m->rows[r];
+        if (row->events_skipped || m->layout != SP_LAYOUT_COLUMNAR) continue;
+        int64_t offset, error;
+        int comparable = on_rank0_clock(m, row->rank, &offset, &error);
+        for (uint64_t k = row->offset; k < row->offset + row->count; k++)
+            if (!call_fits(j->s, m->starts[k], m->durations[k], comparable, offset, error)) {
+                __atomic_store_n(&j->misfit, 1, __ATOMIC_RELAXED);
+                return;
+            }
+    }
+}
+
 /* Drops the calls that cannot lie in the run; *dropped counts them. */
 static sp_status drop_outside_run(sp_rd *rd, sp_model *m, const run_span *s, uint64_t *dropped) {
     *dropped = 0;
@@ -186,6 +220,9 @@ static sp_status drop_outside_run(sp_rd *rd, sp_model *m, const run_span *s, uin
      * rank 0's session root (a 10.2 ms root in a 3.82 ms span, test_mpi_calls, whose root
      * was dropped), so nothing in such a file is held to them: a real call is never dropped. */
     if (sp_model_meta_find(m, "mpi_writer")) return SP_OK;
+    fit_job fits = {m, s, 0};
+    sp_parallel_for(m->num_rows, rows_per_block(m), find_misfits, &fits); /* mostly none */
+    if (!fits.misfit) return SP_OK;
     uint8_t *drop = NULL;
     for (size_t r = 0; r < m->num_rows; r++) {
         const sp_model_row *row = &m->rows[r];
@@ -244,14 +281,31 @@ static int stats_match_calls(const sp_model *m, const sp_model_row *row) {
 /* Stored statistics that contradict their own row are damage; statistics
  * that describe other calls than the row holds are computed again from the
  * calls (the calls are what was recorded), and *recomputed counts the rows. */
-static sp_status check_row_stats(sp_rd *rd, sp_model *m, uint64_t *recomputed) {
-    *recomputed = 0;
-    for (size_t i = 0; i < m->num_rows; i++) {
+typedef struct stats_job {
+    sp_model *m;
+    uint64_t recomputed;
+    size_t bad_row; /* the first row whose statistics contradict it; SIZE_MAX: none */
+} stats_job;
+
+static void note_bad_row(stats_job *j, size_t row) {
+    size_t seen = __atomic_load_n(&j->bad_row, __ATOMIC_RELAXED);
+    while (row < seen && !__atomic_compare_exchange_n(&j->bad_row, &seen, row, 0, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED))
+        ;
+}
+
+/* Each row's statistics are checked, and recomputed, on their own. */
+static void check_rows_stats(void *ctx, size_t first, size_t count) {
+    stats_job *j = ctx;
+    sp_model *m = j->m;
+    uint64_t recomputed = 0;
+    for (size_t i = first; i < first + count; i++) {
         sp_model_row *row = &m->rows[i];
         if (!row->count || !row->has_stats) continue;
-        const char *why = stats_contradict_count(row);
-        if (why)
-            return sp_rd_damaged(rd, "the statistics of row %zu of /rank_region_index: %s", i, why);
+        if (stats_contradict_count(row)) {
+            note_bad_row(j, i);
+            break;
+        }
         if (m->layout != SP_LAYOUT_COLUMNAR || row->events_skipped || stats_match_calls(m, row))
             continue;
         uint64_t gpu_count = row->stats.gpu_count;
@@ -261,9 +315,18 @@ static sp_status check_row_stats(sp_rd *rd, sp_model *m, uint64_t *recomputed) {
         row->stats.gpu_count = gpu_count;
         row->stats.gpu_total = gpu_total;
         if (row->exclusive_total > row->stats.total) row->exclusive_total = -1;
-        (*recomputed)++;
+        recomputed++;
     }
-    return SP_OK;
+    __atomic_fetch_add(&j->recomputed, recomputed, __ATOMIC_RELAXED);
+}
+
+static sp_status check_row_stats(sp_rd *rd, sp_model *m, uint64_t *recomputed) {
+    stats_job j = {m, 0, SIZE_MAX};
+    sp_parallel_for(m->num_rows, rows_per_block(m), check_rows_stats, &j);
+    *recomputed = j.recomputed;
+    if (j.bad_row == SIZE_MAX) return SP_OK;
+    return sp_rd_damaged(rd, "the statistics of row %zu of /rank_region_index: %s", j.bad_row,
+                         stats_contradict_count(&m->rows[j.bad_row]));
 }
 
 int sp_rd_row_plausible(const sp_model *m, const sp_model_row *row, const int64_t *starts,

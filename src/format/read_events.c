@@ -1,6 +1,9 @@
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "common/parallel_for.h"
 #include "format/read_internal.h"
 
 static sp_status optional_column(sp_rd *rd, const sp_model *m, const char *path,
@@ -44,76 +47,137 @@ sp_status sp_rd_events(sp_rd *rd, sp_model *m) {
     return st ? st : check_thread_ids(rd, m);
 }
 
-static sp_status bad_call(sp_rd *rd, const sp_model *m, size_t row, uint64_t call,
-                          const char *problem, int64_t value) {
+/* What is wrong with a row's call, found without touching the reader (so
+ * that rows can be decoded on several threads); problem NULL when nothing. */
+typedef struct call_fault {
+    uint64_t call;
+    const char *problem;
+    int64_t value;
+} call_fault;
+
+static int fault(call_fault *f, uint64_t call, const char *problem, int64_t value) {
+    *f = (call_fault){call, problem, value};
+    return 0;
+}
+
+static sp_status bad_call(sp_rd *rd, const sp_model *m, size_t row, const call_fault *f) {
     const sp_model_row *r = &m->rows[row];
     return sp_rd_damaged(
-        rd, "call %" PRIu64 " of region \"%.200s\" on rank %" PRIu32 " %s (%" PRId64 " ns)", call,
-        m->region_names[r->region], r->rank, problem, value);
+        rd, "call %" PRIu64 " of region \"%.200s\" on rank %" PRIu32 " %s (%" PRId64 " ns)",
+        f->call, m->region_names[r->region], r->rank, f->problem, f->value);
 }
 
 /* Schema 3: starts hold per-row deltas (FORMAT.md 2.1); sums stay in range. */
-static sp_status decode_deltas(sp_rd *rd, const sp_model *m, size_t row, int64_t *s) {
-    const sp_model_row *r = &m->rows[row];
+static int decode_deltas(const sp_model_row *r, int64_t *s, call_fault *f) {
     int64_t start = 0;
     for (uint64_t i = 0; i < r->count; i++) {
         int64_t delta = s[i];
         if (i > 0 && delta > 0 && start > INT64_MAX - delta)
-            return bad_call(rd, m, row, i, "starts past the int64 range, delta", delta);
+            return fault(f, i, "starts past the int64 range, delta", delta);
         start =
             i == 0 ? delta : start + delta; /* start >= 0, so a negative delta cannot overflow */
-        if (start < 0) return bad_call(rd, m, row, i, "starts at a negative time", start);
+        if (start < 0) return fault(f, i, "starts at a negative time", start);
         s[i] = start;
     }
-    return SP_OK;
+    return 1;
 }
 
 /* Schemas 1 and 2: durations hold end times. */
-static sp_status decode_ends(sp_rd *rd, const sp_model *m, size_t row, const int64_t *s,
-                             int64_t *d) {
-    const sp_model_row *r = &m->rows[row];
+static int decode_ends(const sp_model_row *r, const int64_t *s, int64_t *d, call_fault *f) {
     for (uint64_t i = 0; i < r->count; i++) {
         int64_t start = s[i];
         int64_t end = d[i];
-        if (start < 0) return bad_call(rd, m, row, i, "starts at a negative time", start);
-        if (end < start) return bad_call(rd, m, row, i, "ends before it starts, end", end);
+        if (start < 0) return fault(f, i, "starts at a negative time", start);
+        if (end < start) return fault(f, i, "ends before it starts, end", end);
         d[i] = end - start;
     }
-    return SP_OK;
+    return 1;
 }
 
-static sp_status check_durations(sp_rd *rd, const sp_model *m, size_t row, const int64_t *s,
-                                 const int64_t *d) {
-    const sp_model_row *r = &m->rows[row];
+static int check_durations(const sp_model_row *r, const int64_t *s, const int64_t *d,
+                           call_fault *f) {
     uint64_t total = 0;
     for (uint64_t i = 0; i < r->count; i++) {
         int64_t start = s[i];
-        if (d[i] < 0) return bad_call(rd, m, row, i, "has a negative duration", d[i]);
+        if (d[i] < 0) return fault(f, i, "has a negative duration", d[i]);
         if (d[i] > INT64_MAX - start)
-            return bad_call(rd, m, row, i, "ends past the int64 range, duration", d[i]);
+            return fault(f, i, "ends past the int64 range, duration", d[i]);
         total += (uint64_t)d[i];
         if (total > INT64_MAX)
-            return bad_call(rd, m, row, i, "makes the row's total overflow int64, duration", d[i]);
+            return fault(f, i, "makes the row's total overflow int64, duration", d[i]);
     }
-    return SP_OK;
+    return 1;
+}
+
+static int decode_row(const sp_model *m, size_t row, int64_t *starts, int64_t *durations,
+                      call_fault *f) {
+    const sp_model_row *r = &m->rows[row];
+    int ok = m->schema >= 3 ? decode_deltas(r, starts, f) : decode_ends(r, starts, durations, f);
+    return ok && check_durations(r, starts, durations, f);
 }
 
 sp_status sp_rd_decode_row(sp_rd *rd, const sp_model *m, size_t row, int64_t *starts,
                            int64_t *durations) {
-    sp_status st = m->schema >= 3 ? decode_deltas(rd, m, row, starts)
-                                  : decode_ends(rd, m, row, starts, durations);
-    return st ? st : check_durations(rd, m, row, starts, durations);
+    call_fault f;
+    return decode_row(m, row, starts, durations, &f) ? SP_OK : bad_call(rd, m, row, &f);
+}
+
+/* The rows decoded in parallel; the damage reported is that of the first
+ * damaged row, as a serial decode would find it. */
+typedef struct decode_job {
+    sp_model *m;
+    pthread_mutex_t lock;
+    size_t bad_row; /* SIZE_MAX: none */
+    call_fault bad;
+} decode_job;
+
+static void decode_rows(void *ctx, size_t first, size_t count) {
+    decode_job *j = ctx;
+    sp_model *m = j->m;
+    for (size_t row = first; row < first + count; row++) {
+        if (m->rows[row].events_skipped) continue;
+        uint64_t at = m->rows[row].offset;
+        call_fault f;
+        if (decode_row(m, row, m->starts + at, m->durations + at, &f)) continue;
+        pthread_mutex_lock(&j->lock);
+        if (row < j->bad_row) {
+            j->bad_row = row;
+            j->bad = f;
+        }
+        pthread_mutex_unlock(&j->lock);
+        return; /* the rest of this block cannot matter */
+    }
+}
+
+/* Rows per block: about DECODE_BLOCK_EVENTS calls (many small rows share one). */
+#define DECODE_BLOCK_EVENTS ((uint64_t)1 << 16)
+
+/* Whether the decoded rows' events are disjoint and in row order (so that
+ * rows can be decoded at once); a selective read of a damaged file may come
+ * here before the index check that guarantees it. */
+static int rows_disjoint(const sp_model *m) {
+    uint64_t end = 0;
+    for (size_t i = 0; i < m->num_rows; i++) {
+        const sp_model_row *r = &m->rows[i];
+        if (r->events_skipped || r->count == 0) continue;
+        if (r->offset < end || r->count > UINT64_MAX - r->offset) return 0;
+        end = r->offset + r->count;
+    }
+    return 1;
 }
 
 sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m) {
-    if (m->layout == SP_LAYOUT_AGGREGATE) return SP_OK;
-    for (size_t row = 0; row < m->num_rows; row++) {
-        if (m->rows[row].events_skipped) continue;
-        uint64_t at = m->rows[row].offset;
-        sp_status st = sp_rd_decode_row(rd, m, row, m->starts + at, m->durations + at);
-        if (st) return st;
-    }
-    return SP_OK;
+    if (m->layout == SP_LAYOUT_AGGREGATE || m->num_rows == 0) return SP_OK;
+    decode_job j = {.m = m, .bad_row = SIZE_MAX};
+    if (pthread_mutex_init(&j.lock, NULL) != 0) return sp_rd_no_memory(rd);
+    uint64_t per_row = m->num_events / m->num_rows + 1;
+    size_t grain = per_row >= DECODE_BLOCK_EVENTS ? 1 : (size_t)(DECODE_BLOCK_EVENTS / per_row);
+    /* one block, on the caller's thread, in row order: few calls, or rows
+     * whose events overlap (a damaged file; their decode depends on order) */
+    if (m->num_events < ((uint64_t)1 << 17) || !rows_disjoint(m)) grain = m->num_rows;
+    sp_parallel_for(m->num_rows, grain, decode_rows, &j);
+    pthread_mutex_destroy(&j.lock);
+    return j.bad_row == SIZE_MAX ? SP_OK : bad_call(rd, m, j.bad_row, &j.bad);
 }
 
 /* The event ranges of the selected rows, merged where they touch. */

@@ -76,13 +76,13 @@ sp_thread *sp_thread_attach(void) {
     }
     t->native_id = (pid_t)syscall(SYS_gettid);
     t->handle = pthread_self();
+    t->abi = SP_INTERNAL_HOT_ABI_;
+    t->tls = &sp_internal_tls_v2_; /* before the list: finalize reads it there */
     pthread_mutex_lock(&list_lock);
     t->next = list_head;
     list_head = t;
     pthread_mutex_unlock(&list_lock);
     pthread_setspecific(exit_key, t);
-    t->abi = SP_INTERNAL_HOT_ABI_;
-    t->tls = &sp_internal_tls_v2_;
     sp_current_thread = t; /* inline once it joins a session that records inline */
     return t;
 }

@@ -115,8 +115,31 @@ static void test_damaged_strings_named_by_the_decoder(void **state) {
     fs_expect_error(path, SP_ERR_DAMAGED, "cannot read " INDEX "tags: its chunk of values 0-");
 }
 
+/* The calls are decoded on several threads (262,400 events: several blocks);
+ * the damage reported is the first row's, as a serial decode finds it. */
+static void test_first_damaged_row_reported(void **state) {
+    (void)state;
+    sp_model m;
+    large_model(&m);
+    int64_t *durations = malloc(m.num_events * sizeof *durations);
+    memcpy(durations, m.durations, m.num_events * sizeof *durations);
+    const char *path = large_file("negative_late.h5");
+    durations[2 * 120000 + 1] = -9; /* row 120,000: rank 600, region_0, call 1 */
+    fs_replace_ints(path, "/events/durations", H5T_STD_I64LE, durations, m.num_events);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "call 1 of region \"region_0\" on rank 600 has a negative duration (-9 ns)");
+    path = large_file("negative_both.h5");
+    durations[2 * 100 + 1] = -7; /* row 100: rank 0, region_100, call 1 */
+    fs_replace_ints(path, "/events/durations", H5T_STD_I64LE, durations, m.num_events);
+    fs_expect_error(path, SP_ERR_DAMAGED,
+                    "call 1 of region \"region_100\" on rank 0 has a negative duration (-7 ns)");
+    free(durations);
+    sp_model_clear(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_damaged_row_reported),
         cmocka_unit_test(test_records_and_strings_as_written),
         cmocka_unit_test(test_damaged_records_named_by_the_decoder),
         cmocka_unit_test(test_damaged_strings_named_by_the_decoder),

@@ -27,8 +27,8 @@ static const sp_finalize_options quiet = {.quiet = 1};
 typedef struct worker {
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    int go;    /* rounds the main thread asked for */
-    int done;  /* rounds the worker finished */
+    int go;   /* rounds the main thread asked for */
+    int done; /* rounds the worker finished */
     int quit;
 } worker;
 
