@@ -106,7 +106,10 @@ static sp_status visit_all(walk *w, sp_merge_pipe *pipe, const sp_tree_visitor *
 
 static sp_status walk_run(walk *w, const sp_tree_visitor *v, sp_error *err) {
     sp_merge_pipe pipe;
-    if (sp_merge_pipe_open(&pipe, &w->merge) != SP_OK)
+    /* the model's own columns: the whole read, where memory is not counted in KB */
+    int whole = w->r->m.durations && w->merge.durations == w->r->m.durations;
+    if (sp_merge_pipe_open(&pipe, &w->merge,
+                           whole ? SP_MERGE_PIPE_BATCH_WHOLE : SP_MERGE_PIPE_BATCH) != SP_OK)
         return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     sp_status st = visit_all(w, &pipe, v, err);
     sp_merge_pipe_close(&pipe);

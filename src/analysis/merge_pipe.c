@@ -29,8 +29,7 @@ static void *produce(void *arg) {
         size_t slot = (size_t)(p->produced % SP_MERGE_PIPE_SLOTS);
         pthread_mutex_unlock(&p->lock);
         /* the slot is neither held nor waiting to be taken: no lock needed */
-        size_t n =
-            sp_call_merge_next(p->work, p->slots + slot * SP_MERGE_PIPE_BATCH, SP_MERGE_PIPE_BATCH);
+        size_t n = sp_call_merge_next(p->work, p->slots + slot * p->batch, p->batch);
         pthread_mutex_lock(&p->lock);
         p->count[slot] = n;
         p->produced++;
@@ -59,15 +58,16 @@ static int start_thread(sp_merge_pipe *p) {
     return 0;
 }
 
-sp_status sp_merge_pipe_open(sp_merge_pipe *p, sp_call_merge *m) {
+sp_status sp_merge_pipe_open(sp_merge_pipe *p, sp_call_merge *m, size_t batch) {
     memset(p, 0, sizeof *p);
     p->merge = m;
+    p->batch = batch ? batch : SP_MERGE_PIPE_BATCH;
     int wanted = m->num_calls >= min_calls() && m->num_calls > 0 && sp_worker_threads() > 1;
     size_t slots = wanted ? SP_MERGE_PIPE_SLOTS : 1;
-    p->slots = malloc(slots * SP_MERGE_PIPE_BATCH * sizeof *p->slots);
+    p->slots = malloc(slots * p->batch * sizeof *p->slots);
     if (!p->slots && wanted) {
         wanted = 0;
-        p->slots = malloc(SP_MERGE_PIPE_BATCH * sizeof *p->slots);
+        p->slots = malloc(p->batch * sizeof *p->slots);
     }
     if (!p->slots) return SP_ERR_OUT_OF_MEMORY;
     if (wanted) { /* the helper's own cache lines: the consumer's stack sits next to *m */
@@ -86,7 +86,7 @@ size_t sp_merge_pipe_next(sp_merge_pipe *p, const sp_merged_call **calls) {
     *calls = p->slots;
     if (p->ended) return 0;
     if (!p->threaded) {
-        return sp_call_merge_next(p->merge, p->slots, SP_MERGE_PIPE_BATCH);
+        return sp_call_merge_next(p->merge, p->slots, p->batch);
     }
     pthread_mutex_lock(&p->lock);
     if (p->holding) {
@@ -102,7 +102,7 @@ size_t sp_merge_pipe_next(sp_merge_pipe *p, const sp_merged_call **calls) {
     p->holding = n > 0;
     p->ended = n == 0;
     pthread_mutex_unlock(&p->lock);
-    *calls = p->slots + slot * SP_MERGE_PIPE_BATCH;
+    *calls = p->slots + slot * p->batch;
     return n;
 }
 
