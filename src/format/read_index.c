@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,62 +122,109 @@ sp_status sp_rd_optional_rows(sp_rd *rd, const sp_model *m, const char *path, si
     return sp_rd_same_length(rd, path, n, REGION_ID, m->num_rows);
 }
 
-static sp_status fill_int_column(sp_rd *rd, sp_model *m, const int_column *c,
-                                 const int64_t *given) {
-    int64_t *owned = NULL;
-    const int64_t *values = given;
-    size_t n = m->num_rows;
-    sp_status st = SP_OK;
-    if (!values && (c->required || sp_rd_kind_of(rd->file, c->path) != SP_RD_ABSENT)) {
-        st = sp_rd_int64_column(rd, c->path, &owned, &n);
-        int use = 1;
-        if (!st && c->required) st = sp_rd_same_length(rd, c->path, n, REGION_ID, m->num_rows);
-        if (!st && !c->required) st = sp_rd_optional_rows(rd, m, c->path, n, &use);
-        values = use ? owned : NULL;
-    }
-    for (size_t i = 0; !st && i < m->num_rows; i++) {
-        int64_t v = values ? values[i] : c->fallback;
-        if (v < c->min || v > c->max)
-            st = sp_rd_damaged(
+static sp_status check_range(sp_rd *rd, const int_column *c, const int64_t *values, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (values[i] < c->min || values[i] > c->max)
+            return sp_rd_damaged(
                 rd, "row %zu of %s holds %" PRId64 ", outside [%" PRId64 ", %" PRId64 "]", i,
-                c->path, v, c->min, c->max);
-        else
-            store(&m->rows[i], c->field, v);
-    }
-    free(owned);
-    return st;
+                c->path, values[i], c->min, c->max);
+    return SP_OK;
 }
 
-static sp_status fill_string_column(sp_rd *rd, sp_model *m, const char *path, size_t offset,
-                                    const char *fallback) {
-    char **values = NULL;
+/* One integer column's values (NULL: the column is absent, or an optional
+ * column left empty), checked against its range. */
+static sp_status load_int_column(sp_rd *rd, const sp_model *m, const int_column *c, int64_t **out) {
+    *out = NULL;
+    if (!c->required && sp_rd_kind_of(rd->file, c->path) == SP_RD_ABSENT) return SP_OK;
     size_t n = m->num_rows;
-    sp_status st = SP_OK;
-    if (sp_rd_kind_of(rd->file, path) != SP_RD_ABSENT)
-        st = sp_rd_shared_string_column(rd, m, path, &values, &n);
-    for (size_t i = 0; !st && i < m->num_rows; i++) {
-        char **slot = (char **)((char *)&m->rows[i] + offset);
-        if (values) {
-            *slot = values[i];
-            values[i] = NULL;
-        } else if (!(*slot = sp_strdup(fallback))) {
-            st = sp_rd_no_memory(rd);
-        }
+    int64_t *values = NULL;
+    sp_status st = sp_rd_int64_column(rd, c->path, &values, &n);
+    int use = 1;
+    if (!st && c->required) st = sp_rd_same_length(rd, c->path, n, REGION_ID, m->num_rows);
+    if (!st && !c->required) st = sp_rd_optional_rows(rd, m, c->path, n, &use);
+    if (!st && use) st = check_range(rd, c, values, m->num_rows);
+    if (st || !use) {
+        free(values);
+        values = NULL;
     }
-    sp_rd_free_strings(values, n);
+    *out = values;
     return st;
 }
 
+/* Columns per pass over the rows: the rows are wide (a pass per column cost
+ * a cache miss per row and column on a 3 M-row index), and each column held
+ * at once costs 8 bytes per row. */
+#define COLUMNS_PER_PASS 2
+
+/* The integer columns go into the rows, COLUMNS_PER_PASS per pass. */
+static sp_status fill_int_columns(sp_rd *rd, sp_model *m, const int_column *cols, size_t num_cols) {
+    sp_status st = SP_OK;
+    for (size_t first = 0; !st && first < num_cols; first += COLUMNS_PER_PASS) {
+        size_t count = num_cols - first < COLUMNS_PER_PASS ? num_cols - first : COLUMNS_PER_PASS;
+        int64_t *values[COLUMNS_PER_PASS] = {NULL};
+        for (size_t k = 0; !st && k < count; k++)
+            st = load_int_column(rd, m, &cols[first + k], &values[k]);
+        for (size_t i = 0; !st && i < m->num_rows; i++)
+            for (size_t k = 0; k < count; k++) {
+                const int_column *c = &cols[first + k];
+                store(&m->rows[i], c->field, values[k] ? values[k][i] : c->fallback);
+            }
+        for (size_t k = 0; k < count; k++)
+            free(values[k]);
+    }
+    return st;
+}
+
+/* The per-row string columns and the value of a row when one is absent. */
+typedef struct string_column {
+    const char *path;
+    size_t offset; /* of the row's char * */
+    const char *fallback;
+} string_column;
+
+static const string_column string_columns[] = {
+    {INDEX "source_files", offsetof(sp_model_row, source_file), ""},
+    {INDEX "source_texts", offsetof(sp_model_row, source_text), ""},
+    {INDEX "tags", offsetof(sp_model_row, tags), "[]"},
+    {INDEX "event_metadata", offsetof(sp_model_row, event_metadata), "[]"},
+};
+#define NUM_STRING_COLUMNS (sizeof string_columns / sizeof *string_columns)
+
+/* Columns [first, first + count) into the rows in one pass. Even after a
+ * failure the columns read go into the rows: their values may share one
+ * buffer, which only the model knows how to free. */
+static sp_status fill_string_group(sp_rd *rd, sp_model *m, size_t first, size_t count) {
+    char **values[NUM_STRING_COLUMNS] = {NULL};
+    size_t counts[NUM_STRING_COLUMNS] = {0};
+    sp_status st = SP_OK;
+    for (size_t k = first; !st && k < first + count; k++) {
+        counts[k] = m->num_rows;
+        if (sp_rd_kind_of(rd->file, string_columns[k].path) != SP_RD_ABSENT)
+            st = sp_rd_shared_string_column(rd, m, string_columns[k].path, &values[k], &counts[k]);
+    }
+    for (size_t i = 0; i < m->num_rows; i++)
+        for (size_t k = first; k < first + count; k++) {
+            char **slot = (char **)((char *)&m->rows[i] + string_columns[k].offset);
+            if (values[k]) {
+                *slot = values[k][i];
+                values[k][i] = NULL;
+            } else if (!st && !(*slot = sp_strdup(string_columns[k].fallback))) {
+                st = sp_rd_no_memory(rd);
+            }
+        }
+    for (size_t k = first; k < first + count; k++)
+        sp_rd_free_strings(values[k], counts[k]);
+    return st;
+}
+
+/* Like the integers, the strings go into the rows COLUMNS_PER_PASS per pass. */
 static sp_status fill_strings(sp_rd *rd, sp_model *m) {
-    sp_status st =
-        fill_string_column(rd, m, INDEX "source_files", offsetof(sp_model_row, source_file), "");
-    if (!st)
-        st = fill_string_column(rd, m, INDEX "source_texts", offsetof(sp_model_row, source_text),
-                                "");
-    if (!st) st = fill_string_column(rd, m, INDEX "tags", offsetof(sp_model_row, tags), "[]");
-    if (!st)
-        st = fill_string_column(rd, m, INDEX "event_metadata",
-                                offsetof(sp_model_row, event_metadata), "[]");
+    sp_status st = SP_OK;
+    for (size_t k = 0; !st && k < NUM_STRING_COLUMNS; k += COLUMNS_PER_PASS) {
+        size_t count =
+            NUM_STRING_COLUMNS - k < COLUMNS_PER_PASS ? NUM_STRING_COLUMNS - k : COLUMNS_PER_PASS;
+        st = fill_string_group(rd, m, k, count);
+    }
     return st;
 }
 
@@ -192,14 +240,15 @@ sp_status sp_rd_index(sp_rd *rd, sp_model *m) {
             m->num_rows = n;
     }
     static const int_column region = {REGION_ID, F_REGION, 1, 0, UINT32_MAX, 0};
-    if (!st) st = fill_int_column(rd, m, &region, region_ids);
+    if (!st) st = check_range(rd, &region, region_ids, m->num_rows);
+    for (size_t i = 0; !st && i < m->num_rows; i++)
+        m->rows[i].region = (uint32_t)region_ids[i];
     free(region_ids);
     int aggregate = m->layout == SP_LAYOUT_AGGREGATE;
     const int_column *cols = aggregate ? aggregate_columns : columnar_columns;
     size_t num_cols = aggregate ? sizeof aggregate_columns / sizeof *aggregate_columns
                                 : sizeof columnar_columns / sizeof *columnar_columns;
-    for (size_t i = 0; !st && i < num_cols; i++)
-        st = fill_int_column(rd, m, &cols[i], NULL);
+    if (!st) st = fill_int_columns(rd, m, cols, num_cols);
     return st ? st : fill_strings(rd, m);
 }
 
