@@ -12,6 +12,7 @@
 #include "cli/cli_colour.h"
 #include "cli/cli_error.h"
 #include "cli/inspect.h"
+#include "common/parallel_for.h"
 #include "scope_profiler/balance.h"
 #include "waits/waits.h"
 
@@ -24,7 +25,41 @@ typedef struct balance_line {
                            inside the region (count 0 otherwise) */
     sp_step_balance steps;
     double lost; /* max - mean: what the imbalance costs the slowest rank */
+    int kept;    /* the region differs between the ranks: it gets a line */
 } balance_line;
+
+/* A region's line: its balance over the ranks (and the ranks of --ranks),
+ * step by step, and outside MPI waits. */
+static void fill_line(balance_line *l, const sp_filter *f) {
+    l->kept = 0;
+    if (sp_region_balance_over(l->region, f->ranks, f->num_ranks, &l->ranks, NULL, &l->steps,
+                               NULL) != SP_OK) {
+        memset(&l->steps, 0, sizeof l->steps); /* out of memory: the line without its steps */
+        if (sp_region_balance_over(l->region, f->ranks, f->num_ranks, &l->ranks, NULL, NULL,
+                                   NULL) != SP_OK)
+            return;
+    }
+    if (l->ranks.count < 2 || !(l->ranks.imbalance > 0.0)) return;
+    /* kept only where some rank waits inside the region: else it is the whole time */
+    if (sp_region_outside_balance(l->region, f->ranks, f->num_ranks, &l->outside) != SP_OK ||
+        (l->outside.count == l->ranks.count && l->outside.mean == l->ranks.mean))
+        memset(&l->outside, 0, sizeof l->outside);
+    l->lost = l->ranks.max - l->ranks.mean;
+    l->kept = 1;
+}
+
+typedef struct lines_job {
+    balance_line *lines;
+    const sp_filter *filter;
+} lines_job;
+
+/* The regions' lines are independent (each reads the results and caches
+ * only in its own region): on 16,384 ranks they are computed in parallel. */
+static void fill_lines(void *ctx, size_t first, size_t count) {
+    lines_job *j = ctx;
+    for (size_t i = first; i < first + count; i++)
+        fill_line(&j->lines[i], j->filter);
+}
 
 static int by_lost(const void *a, const void *b) {
     double x = ((const balance_line *)a)->lost, y = ((const balance_line *)b)->lost;
@@ -99,23 +134,13 @@ void inspect_print_balance(FILE *out, const sp_results *r, const inspect_options
     if (!regions) return;
     balance_line *lines = calloc(n ? n : 1, sizeof *lines);
     size_t count = 0;
-    for (size_t i = 0; lines && i < n; i++) {
-        balance_line *l = &lines[count];
-        l->region = regions[i];
-        const sp_filter *f = &o->filter; /* --ranks: the balance of those ranks */
-        if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, NULL,
-                                   NULL) != SP_OK ||
-            l->ranks.count < 2 || !(l->ranks.imbalance > 0.0))
-            continue;
-        if (sp_region_balance_over(regions[i], f->ranks, f->num_ranks, &l->ranks, NULL, &l->steps,
-                                   NULL) != SP_OK)
-            memset(&l->steps, 0, sizeof l->steps);
-        /* kept only where some rank waits inside the region: else it is the whole time */
-        if (sp_region_outside_balance(regions[i], f->ranks, f->num_ranks, &l->outside) != SP_OK ||
-            (l->outside.count == l->ranks.count && l->outside.mean == l->ranks.mean))
-            memset(&l->outside, 0, sizeof l->outside);
-        l->lost = l->ranks.max - l->ranks.mean;
-        count++;
+    if (lines) {
+        for (size_t i = 0; i < n; i++)
+            lines[i].region = regions[i];
+        lines_job job = {lines, &o->filter}; /* --ranks: the balance of those ranks */
+        sp_parallel_for(n, 1, fill_lines, &job);
+        for (size_t i = 0; i < n; i++) /* the kept lines, in region order */
+            if (lines[i].kept) lines[count++] = lines[i];
     }
     if (count) {
         qsort(lines, count, sizeof *lines, by_lost);
