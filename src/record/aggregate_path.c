@@ -14,6 +14,7 @@
 #include "record/registry.h"
 
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
 
 int sp_agg_on;
 
@@ -360,7 +361,49 @@ void sp_agg_origin_enter(sp_thread *t, const sp_agg_origin *o) {
     a->top_level = SP_AGG_ORIGIN_LEVELS; /* chosen at the next top-level call */
 }
 
+/* The usual begin, kept lean (no frame, few registers): the thread's state
+ * is current, the depth has its scratch slot and the stack its room, no fork
+ * origin decides the parent, and the call repeats the path of the last call
+ * at this depth or takes the sibling that followed it last time. Returns 0,
+ * having changed nothing, when the full path below must decide. */
+static inline __attribute__((always_inline)) int begin_predicted(sp_thread *t, sp_region_t region) {
+    sp_agg_thread *a = current;
+    if (UNLIKELY(!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED) ||
+                 a->origin))
+        return 0;
+    uint32_t d = sp_thread_depth(t);
+    if (UNLIKELY(d >= a->scratch_capacity || t->top == t->stack_end)) return 0;
+    sp_agg_scratch *s = &a->scratch[d];
+    uint32_t prev = s->node, parent = d ? a->scratch[d - 1].node : SP_AGG_ROOT;
+    if (UNLIKELY(prev == SP_AGG_NONE || parent == SP_AGG_NONE)) return 0;
+    const sp_agg_node *p = &a->nodes[prev];
+    uint32_t node = prev;
+    if (UNLIKELY(p->parent != parent)) return 0;
+    if (p->region != region) {
+        node = p->next_hint;
+        if (node == SP_AGG_NONE || a->nodes[node].region != region ||
+            a->nodes[node].parent != parent)
+            return 0;
+    }
+    if (s->slot.end) fold(a, s);
+    s->node = node;
+    sp_frame *frame = t->top++;
+    frame->slot = &s->slot;
+    frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
+    frame->region = region;
+    s->slot.end = 0;
+    s->slot.start = sp_clock_ticks();
+    return 1;
+}
+
+static __attribute__((noinline)) void begin_full(sp_thread *t, sp_region_t region);
+
 void sp_agg_begin(sp_thread *t, sp_region_t region) {
+    if (LIKELY(begin_predicted(t, region))) return;
+    begin_full(t, region);
+}
+
+static void begin_full(sp_thread *t, sp_region_t region) {
     sp_agg_thread *a = current;
     if (UNLIKELY(!a || current_generation != __atomic_load_n(&generation, __ATOMIC_RELAXED)))
         a = attach(t);

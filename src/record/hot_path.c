@@ -118,7 +118,10 @@ static inline __attribute__((always_inline)) void begin_now(sp_region_t region) 
                 return;
             }
         }
-        begin_slow_locked(t, region);
+        if (__atomic_load_n(&sp_agg_on, __ATOMIC_RELAXED)) /* no cursors: every begin */
+            sp_agg_begin(t, region);
+        else
+            begin_slow_locked(t, region);
         sp_quiesce_leave(t);
         return;
     }
