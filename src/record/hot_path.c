@@ -181,7 +181,10 @@ static inline __attribute__((always_inline)) void end_at(sp_region_t region, con
         sp_frame *frame = t->top - 1;
         if (LIKELY(frame->region == region)) {
             t->top = frame;
-            sp_frame_end(frame, now);
+            if (frame->chunk == &t->unchecked_chunk) /* aggregate mode, or a discarded call: */
+                frame->slot->end = now;              /* no journal check to keep */
+            else
+                sp_frame_end(frame, now);
             sp_quiesce_leave(t);
             return;
         }
