@@ -137,6 +137,7 @@ sp_status sp_paths_collect_hists(const sp_results *r, const sp_compiled_filter *
     }
     if (st == SP_OK) qsort_r(order, nh, sizeof *order, compare_rank_row, m->hists);
     size_t count = ranks ? num_ranks : r->num_data_ranks;
+    t->ranks_hint = count;
     for (size_t i = 0; st == SP_OK && i < count; i++) {
         uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
         if (!ranks && rank >= r->num_ranks) break; /* as sp_paths_collect */

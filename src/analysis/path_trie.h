@@ -85,6 +85,8 @@ typedef struct sp_path_trie {
     uint32_t max_depth;      /* elements per path, the last one a fold (path_depth.h) */
     uint8_t *piece_folded;   /* per piece: some call of it went into a fold node */
     const sp_excluded_time *excluded; /* the results' (excluded_time.c), or NULL */
+    size_t ranks_hint; /* ranks the walk visits: a node's lane and rank arrays grow to
+                          that many exactly (path_walk.c), 0 unknown */
 } sp_path_trie;
 
 /* Splits every region name of r into interned elements (then

@@ -213,11 +213,22 @@ static sp_status unfiltered_exclusive(path_walk *w, uint32_t rank, uint32_t *row
     return sp_tree_walk(r, rows, n, &v, err);
 }
 
+/* Room for `need` entries: doubling, but never past the walk's rank count
+ * while that is enough (a node on every rank, one lane each, the usual
+ * case, then ends without slack; a node on few ranks grows as they come). */
+static size_t grown_capacity(size_t cap, size_t need, size_t hint) {
+    cap = cap ? 2 * cap : 2;
+    if (need <= hint && cap > hint) cap = hint;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
 /* The rank's per-thread totals of the node join its lane list. */
-static sp_status flush_threads(uint32_t rank, sp_path_node *n) {
+static sp_status flush_threads(const sp_path_trie *t, uint32_t rank, sp_path_node *n) {
     const sp_lane_sums *s = &n->rank_threads;
     if (n->num_lanes + s->count > n->lanes_cap) {
-        size_t cap = 2 * (n->num_lanes + s->count);
+        size_t cap = grown_capacity(n->lanes_cap, n->num_lanes + s->count, t->ranks_hint);
         sp_balance_member *grown = realloc(n->lanes, cap * sizeof *grown);
         if (!grown) return SP_ERR_OUT_OF_MEMORY;
         n->lanes = grown;
@@ -234,7 +245,7 @@ sp_status sp_walk_flush(sp_path_trie *t, uint32_t rank, sp_touched *list) {
     for (size_t i = 0; i < list->count; i++) {
         sp_path_node *n = &t->nodes[list->ids[i]];
         if (n->num_ranks == n->rank_totals_cap) {
-            size_t cap = n->rank_totals_cap ? 2 * n->rank_totals_cap : 4;
+            size_t cap = grown_capacity(n->rank_totals_cap, n->num_ranks + 1, t->ranks_hint);
             double *grown = realloc(n->rank_totals, cap * sizeof *grown);
             if (!grown) return SP_ERR_OUT_OF_MEMORY;
             n->rank_totals = grown;
@@ -243,7 +254,7 @@ sp_status sp_walk_flush(sp_path_trie *t, uint32_t rank, sp_touched *list) {
             n->rank_ids = ids;
             n->rank_totals_cap = cap;
         }
-        if (flush_threads(rank, n) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
+        if (flush_threads(t, rank, n) != SP_OK) return SP_ERR_OUT_OF_MEMORY;
         n->rank_ids[n->num_ranks] = rank;
         n->rank_totals[n->num_ranks++] = n->rank_total;
         n->coverage += n->cov_done + (n->cov_end - n->cov_start);
@@ -292,6 +303,7 @@ sp_status sp_paths_collect(const sp_results *r, const sp_compiled_filter *f,
     for (size_t g = 0; st == SP_OK && g < nreg; g++)
         w.cache_node[g] = SP_NO_NODE;
     size_t count = ranks ? num_ranks : r->num_data_ranks;
+    t->ranks_hint = count;
     for (size_t i = 0; st == SP_OK && i < count; i++) {
         uint32_t rank = ranks ? ranks[i] : r->data_ranks[i];
         if (!ranks && rank >= r->num_ranks) break; /* Python walks range(num_ranks) */
