@@ -45,13 +45,15 @@ typedef struct sp_model_row {
     char *tags;              /* owned JSON list, never NULL ("[]") */
     char *event_metadata;    /* owned JSON list, never NULL ("[]") */
     sp_row_stats stats;
-    int has_stats; /* stats came from the file or were computed */
+    uint8_t has_stats; /* stats came from the file or were computed */
     /* sp_read_model_ranks: the row's rank was not selected, so its events
      * were not read (they are zeros); its facts come from stats. */
     uint8_t events_skipped;
     /* Extension (docs/format.md): bytes the row's MPI calls moved, counted by
-     * the PMPI wrappers; has_message_bytes 0 (a zeroed row) = not counted. */
-    int has_message_bytes;
+     * the PMPI wrappers; has_message_bytes 0 (a zeroed row) = not counted.
+     * (The flags are bytes: the row is held once per (rank, region), 3 M
+     * times for 16,384 ranks x 200 regions, and ints cost it 8 bytes.) */
+    uint8_t has_message_bytes;
     int64_t message_bytes;
 } sp_model_row;
 
