@@ -45,8 +45,9 @@ typedef struct sp_pool {
 /* Which parts of sp_pool to compute (the percentiles cost a scratch copy). */
 enum { SP_POOL_BASIC = 0, SP_POOL_PERCENTILES = 1 };
 
+/* One per model row (3 M at 16,384 ranks x 200 regions): the results are
+ * reached through the region (sp_rr_owner), not held a second time. */
 struct sp_rank_region {
-    const sp_results *owner;
     const sp_mpi_region *region;
     uint32_t row;
 };
@@ -61,6 +62,10 @@ struct sp_mpi_region {
     int pooled_state;  /* 0 not yet computed, 1 computed, 2 failed */
     sp_pool pooled;
 };
+
+static inline const sp_results *sp_rr_owner(const sp_rank_region *rr) {
+    return rr->region->owner;
+}
 
 struct sp_results {
     sp_model m;

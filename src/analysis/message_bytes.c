@@ -2,7 +2,7 @@
 #include "analysis/internal.h"
 
 int64_t sp_rank_region_message_bytes(const sp_rank_region *rr) {
-    const sp_model_row *row = &rr->owner->m.rows[rr->row];
+    const sp_model_row *row = &sp_rr_owner(rr)->m.rows[rr->row];
     return row->has_message_bytes ? row->message_bytes : -1;
 }
 

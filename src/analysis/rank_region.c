@@ -11,11 +11,11 @@
 #include "model/event_window.h"
 
 static const sp_model_row *model_row(const sp_rank_region *rr) {
-    return &rr->owner->m.rows[rr->row];
+    return &sp_rr_owner(rr)->m.rows[rr->row];
 }
 
 static const sp_row_info *info(const sp_rank_region *rr) {
-    return &rr->owner->rows[rr->row];
+    return &sp_rr_owner(rr)->rows[rr->row];
 }
 
 uint32_t sp_rank_region_rank(const sp_rank_region *rr) {
@@ -23,7 +23,8 @@ uint32_t sp_rank_region_rank(const sp_rank_region *rr) {
 }
 
 const char *sp_rank_region_name(const sp_rank_region *rr) {
-    return rr->owner->m.region_names[model_row(rr)->region]; /* not via the MPI region above */
+    const sp_results *r = sp_rr_owner(rr);
+    return r->m.region_names[model_row(rr)->region]; /* the row's, not the MPI region's */
 }
 
 uint64_t sp_rank_region_num_calls(const sp_rank_region *rr) {
@@ -31,19 +32,20 @@ uint64_t sp_rank_region_num_calls(const sp_rank_region *rr) {
 }
 
 const int64_t *sp_rank_region_start_times_ns(const sp_rank_region *rr) {
-    return sp_columnar(rr->owner) ? rr->owner->m.starts + model_row(rr)->offset : NULL;
+    return sp_columnar(sp_rr_owner(rr)) ? sp_rr_owner(rr)->m.starts + model_row(rr)->offset : NULL;
 }
 
 const int64_t *sp_rank_region_durations_ns(const sp_rank_region *rr) {
-    return sp_columnar(rr->owner) ? rr->owner->m.durations + model_row(rr)->offset : NULL;
+    return sp_columnar(sp_rr_owner(rr)) ? sp_rr_owner(rr)->m.durations + model_row(rr)->offset
+                                        : NULL;
 }
 
 sp_status sp_rank_region_calls_ns(const sp_rank_region *rr, sp_event_window *w,
                                   const int64_t **starts, const int64_t **durations,
                                   sp_error *err) {
     *starts = *durations = NULL;
-    if (!sp_columnar(rr->owner)) return SP_ERR_UNAVAILABLE;
-    sp_status st = sp_model_events(&rr->owner->m, rr->row, rr->row + 1, w, err);
+    if (!sp_columnar(sp_rr_owner(rr))) return SP_ERR_UNAVAILABLE;
+    sp_status st = sp_model_events(&sp_rr_owner(rr)->m, rr->row, rr->row + 1, w, err);
     if (st != SP_OK) return st;
     uint64_t at = model_row(rr)->offset - w->first;
     *starts = w->starts + at;
@@ -52,9 +54,9 @@ sp_status sp_rank_region_calls_ns(const sp_rank_region *rr, sp_event_window *w,
 }
 
 static sp_status per_call(const sp_rank_region *rr, double *out, size_t capacity, int what) {
-    const sp_model *m = &rr->owner->m;
+    const sp_model *m = &sp_rr_owner(rr)->m;
     const sp_model_row *row = model_row(rr);
-    if (!sp_columnar(rr->owner)) return SP_ERR_UNAVAILABLE;
+    if (!sp_columnar(sp_rr_owner(rr))) return SP_ERR_UNAVAILABLE;
     for (uint64_t i = 0; i < row->count && i < capacity; i++) {
         int64_t s = m->starts[row->offset + i], d = m->durations[row->offset + i];
         out[i] = sp_seconds(what == 0 ? d : what == 1 ? s : sp_end_ns(s, d));
@@ -81,7 +83,7 @@ double sp_rank_region_total_duration(const sp_rank_region *rr) {
 double sp_rank_region_average_duration(const sp_rank_region *rr) {
     uint64_t n = model_row(rr)->count;
     if (n == 0) return 0.0;
-    if (!sp_columnar(rr->owner)) return sp_rank_region_total_duration(rr) / (double)n;
+    if (!sp_columnar(sp_rr_owner(rr))) return sp_rank_region_total_duration(rr) / (double)n;
     return (double)info(rr)->total_ns / (double)n / SP_NS_PER_SECOND;
 }
 
@@ -96,27 +98,29 @@ double sp_rank_region_max_duration(const sp_rank_region *rr) {
 double sp_rank_region_first_duration(const sp_rank_region *rr) {
     const sp_model_row *row = model_row(rr);
     if (row->count == 0) return 0.0;
-    return sp_seconds(sp_columnar(rr->owner) ? rr->owner->m.durations[row->offset]
-                                             : row->stats.first);
+    return sp_seconds(sp_columnar(sp_rr_owner(rr)) ? sp_rr_owner(rr)->m.durations[row->offset]
+                                                   : row->stats.first);
 }
 
 double sp_rank_region_last_duration(const sp_rank_region *rr) {
     const sp_model_row *row = model_row(rr);
     if (row->count == 0) return 0.0;
-    return sp_seconds(sp_columnar(rr->owner) ? rr->owner->m.durations[row->offset + row->count - 1]
-                                             : row->stats.last);
+    return sp_seconds(sp_columnar(sp_rr_owner(rr))
+                          ? sp_rr_owner(rr)->m.durations[row->offset + row->count - 1]
+                          : row->stats.last);
 }
 
 double sp_rank_region_std_duration(const sp_rank_region *rr) {
     const sp_model_row *row = model_row(rr);
     double n = (double)row->count;
     if (row->count == 0) return 0.0;
-    if (!sp_columnar(rr->owner)) {
+    if (!sp_columnar(sp_rr_owner(rr))) {
         double m2 = row->has_stats && row->stats.m2 > 0.0 ? row->stats.m2 : 0.0; /* NaN: unknown */
         return sqrt(m2 / n) / SP_NS_PER_SECOND;
     }
     double mean = (double)info(rr)->total_ns / n;
-    return sqrt(sp_rows_numpy_sum(rr->owner, &rr->row, 1, 1.0, 1, mean) / n) / SP_NS_PER_SECOND;
+    return sqrt(sp_rows_numpy_sum(sp_rr_owner(rr), &rr->row, 1, 1.0, 1, mean) / n) /
+           SP_NS_PER_SECOND;
 }
 
 double sp_rank_region_first_start_time(const sp_rank_region *rr) {
@@ -129,7 +133,7 @@ double sp_rank_region_last_end_time(const sp_rank_region *rr) {
 
 double sp_rank_region_exclusive_duration(const sp_rank_region *rr, sp_error *err) {
     int64_t ns;
-    if (sp_row_exclusive_ns(rr->owner, rr->row, &ns, err) != SP_OK) return NAN;
+    if (sp_row_exclusive_ns(sp_rr_owner(rr), rr->row, &ns, err) != SP_OK) return NAN;
     return sp_seconds(ns);
 }
 
@@ -142,12 +146,13 @@ sp_status sp_rank_region_percentiles(const sp_rank_region *rr, const double *qs,
                                 qs[i]);
         out[i] = 0.0;
     }
-    if (!sp_columnar(rr->owner) && !sp_has_histograms(rr->owner))
-        return sp_unavailable(rr->owner, "percentiles", err);
+    if (!sp_columnar(sp_rr_owner(rr)) && !sp_has_histograms(sp_rr_owner(rr)))
+        return sp_unavailable(sp_rr_owner(rr), "percentiles", err);
     if (row->count == 0) return SP_OK;
     for (size_t done = 0; done < nq; done += 8) { /* at most 8 per selection */
         size_t k = nq - done < 8 ? nq - done : 8;
-        if (sp_rows_percentiles(rr->owner, &rr->row, 1, qs + done, k, 1.0, out + done) != SP_OK)
+        if (sp_rows_percentiles(sp_rr_owner(rr), &rr->row, 1, qs + done, k, 1.0, out + done) !=
+            SP_OK)
             return sp_error_set(err, SP_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (size_t i = 0; i < nq; i++)

@@ -234,7 +234,7 @@ sp_status sp_results_build(sp_results *r) {
     if (!r->rows || !r->rank_regions || !r->regions) return SP_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < m->num_rows; i++) {
         row_facts(m, &m->rows[i], &r->rows[i]);
-        r->rank_regions[i] = (sp_rank_region){r, &r->regions[m->rows[i].region], (uint32_t)i};
+        r->rank_regions[i] = (sp_rank_region){&r->regions[m->rows[i].region], (uint32_t)i};
     }
     for (size_t g = 0; g < m->num_regions; g++) {
         r->regions[g].owner = r;

@@ -108,7 +108,7 @@ static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_erro
         if (err) *err = local;
         return st;
     }
-    const sp_model_row *mr = &rr->owner->m.rows[rr->row];
+    const sp_model_row *mr = &sp_rr_owner(rr)->m.rows[rr->row];
     *row = (sp_summary_row){.name = sp_rank_region_name(rr),
                             .rank = mr->rank,
                             .num_ranks = 1,
@@ -126,8 +126,8 @@ static sp_status rank_row(const sp_rank_region *rr, sp_summary_row *row, sp_erro
                             .has_exclusive = st == SP_OK};
     st = SP_OK;
     double p[3] = {NAN, NAN, NAN};
-    row->has_percentiles = sp_columnar(rr->owner) || sp_has_histograms(rr->owner);
-    row->percentile_error = sp_results_percentile_error(rr->owner);
+    row->has_percentiles = sp_columnar(sp_rr_owner(rr)) || sp_has_histograms(sp_rr_owner(rr));
+    row->percentile_error = sp_results_percentile_error(sp_rr_owner(rr));
     if (row->has_percentiles) st = sp_rank_region_percentiles(rr, summary_qs, 3, p, err);
     if (st != SP_OK) return st;
     row->p50_duration = p[0];

@@ -129,8 +129,8 @@ static const sp_thread_info *table_row(const sp_model *m, lane_key lane) {
     return NULL;
 }
 
-sp_status sp_results_thread_summary(const sp_results *results, size_t index,
-                                    sp_thread_summary *out, sp_error *err) {
+sp_status sp_results_thread_summary(const sp_results *results, size_t index, sp_thread_summary *out,
+                                    sp_error *err) {
     const sp_model *m = &results->m;
     if (m->layout == SP_LAYOUT_AGGREGATE)
         return sp_error_set(err, SP_ERR_UNAVAILABLE,
@@ -167,7 +167,7 @@ sp_status sp_results_thread_summary(const sp_results *results, size_t index,
 
 size_t sp_rank_region_thread_calls(const sp_rank_region *region, int64_t thread, uint64_t *out,
                                    size_t capacity) {
-    const sp_model *m = &region->owner->m;
+    const sp_model *m = &sp_rr_owner(region)->m;
     const sp_model_row *row = &m->rows[region->row];
     size_t n = 0;
     for (uint64_t i = 0; i < row->count; i++) {
