@@ -15,4 +15,13 @@
 void sp_parallel_for(size_t n, size_t grain, void (*body)(void *ctx, size_t first, size_t count),
                      void *ctx);
 
+/* Lowers *first to index if it is lower (atomically): the first failing
+ * index, as a serial loop would stop at, from bodies that run in any order. */
+static inline void sp_parallel_note_first(size_t *first, size_t index) {
+    size_t seen = __atomic_load_n(first, __ATOMIC_RELAXED);
+    while (index < seen &&
+           !__atomic_compare_exchange_n(first, &seen, index, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
 #endif

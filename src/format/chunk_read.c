@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parallel_for.h"
 #include "common/worker_threads.h"
 #include "format/chunk_decode.h"
 #include "format/lzf_filter.h"
@@ -97,13 +98,6 @@ typedef struct worker {
     unsigned char *scratch; /* 2 chunks */
 } worker;
 
-static void note_failure(crew *c, size_t k) {
-    size_t seen = __atomic_load_n(&c->failed, __ATOMIC_RELAXED);
-    while (k < seen && !__atomic_compare_exchange_n(&c->failed, &seen, k, 0, __ATOMIC_RELAXED,
-                                                    __ATOMIC_RELAXED))
-        ;
-}
-
 static void *decode_jobs(void *arg) {
     worker *w = arg;
     crew *c = w->c;
@@ -113,7 +107,7 @@ static void *decode_jobs(void *arg) {
         const chunk_job *j = &c->jobs[k];
         if (!sp_chunk_decode(c->pipe, j->mask, c->raw + j->raw_at, j->raw_size, c->chunk, j->n,
                              c->out + j->first * c->pipe->elem, w->scratch))
-            note_failure(c, k);
+            sp_parallel_note_first(&c->failed, k);
     }
     return NULL;
 }

@@ -180,16 +180,6 @@ static int call_fits(const run_span *s, int64_t start, int64_t duration, int com
     return 1;
 }
 
-/* Rows per block of the parallel passes: about 64 Ki calls. Without the
- * calls in memory (a streamed read) or with few of them, one block: no
- * thread is started (its stack and arena would only cost address space,
- * which a streamed read under a memory cap cannot spare). */
-static size_t rows_per_block(const sp_model *m) {
-    if (!m->starts || m->num_events < ((uint64_t)1 << 17)) return m->num_rows ? m->num_rows : 1;
-    uint64_t per_row = m->num_events / (m->num_rows ? m->num_rows : 1) + 1;
-    return per_row >= ((uint64_t)1 << 16) ? 1 : (size_t)(((uint64_t)1 << 16) / per_row);
-}
-
 typedef struct fit_job {
     const sp_model *m;
     const run_span *s;
@@ -221,7 +211,7 @@ static sp_status drop_outside_run(sp_rd *rd, sp_model *m, const run_span *s, uin
      * was dropped), so nothing in such a file is held to them: a real call is never dropped. */
     if (sp_model_meta_find(m, "mpi_writer")) return SP_OK;
     fit_job fits = {m, s, 0};
-    sp_parallel_for(m->num_rows, rows_per_block(m), find_misfits, &fits); /* mostly none */
+    sp_parallel_for(m->num_rows, sp_rd_rows_per_block(m), find_misfits, &fits); /* mostly none */
     if (!fits.misfit) return SP_OK;
     uint8_t *drop = NULL;
     for (size_t r = 0; r < m->num_rows; r++) {
@@ -287,13 +277,6 @@ typedef struct stats_job {
     size_t bad_row; /* the first row whose statistics contradict it; SIZE_MAX: none */
 } stats_job;
 
-static void note_bad_row(stats_job *j, size_t row) {
-    size_t seen = __atomic_load_n(&j->bad_row, __ATOMIC_RELAXED);
-    while (row < seen && !__atomic_compare_exchange_n(&j->bad_row, &seen, row, 0, __ATOMIC_RELAXED,
-                                                      __ATOMIC_RELAXED))
-        ;
-}
-
 /* Each row's statistics are checked, and recomputed, on their own. */
 static void check_rows_stats(void *ctx, size_t first, size_t count) {
     stats_job *j = ctx;
@@ -303,7 +286,7 @@ static void check_rows_stats(void *ctx, size_t first, size_t count) {
         sp_model_row *row = &m->rows[i];
         if (!row->count || !row->has_stats) continue;
         if (stats_contradict_count(row)) {
-            note_bad_row(j, i);
+            sp_parallel_note_first(&j->bad_row, i);
             break;
         }
         if (m->layout != SP_LAYOUT_COLUMNAR || row->events_skipped || stats_match_calls(m, row))
@@ -322,7 +305,7 @@ static void check_rows_stats(void *ctx, size_t first, size_t count) {
 
 static sp_status check_row_stats(sp_rd *rd, sp_model *m, uint64_t *recomputed) {
     stats_job j = {m, 0, SIZE_MAX};
-    sp_parallel_for(m->num_rows, rows_per_block(m), check_rows_stats, &j);
+    sp_parallel_for(m->num_rows, sp_rd_rows_per_block(m), check_rows_stats, &j);
     *recomputed = j.recomputed;
     if (j.bad_row == SIZE_MAX) return SP_OK;
     return sp_rd_damaged(rd, "the statistics of row %zu of /rank_region_index: %s", j.bad_row,

@@ -149,8 +149,14 @@ static void decode_rows(void *ctx, size_t first, size_t count) {
     }
 }
 
-/* Rows per block: about DECODE_BLOCK_EVENTS calls (many small rows share one). */
-#define DECODE_BLOCK_EVENTS ((uint64_t)1 << 16)
+/* About 64 Ki calls per block (many small rows share one). */
+#define BLOCK_EVENTS ((uint64_t)1 << 16)
+
+size_t sp_rd_rows_per_block(const sp_model *m) {
+    if (!m->starts || m->num_events < 2 * BLOCK_EVENTS) return m->num_rows ? m->num_rows : 1;
+    uint64_t per_row = m->num_events / (m->num_rows ? m->num_rows : 1) + 1;
+    return per_row >= BLOCK_EVENTS ? 1 : (size_t)(BLOCK_EVENTS / per_row);
+}
 
 /* Whether the decoded rows' events are disjoint and in row order (so that
  * rows can be decoded at once); a selective read of a damaged file may come
@@ -170,11 +176,9 @@ sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m) {
     if (m->layout == SP_LAYOUT_AGGREGATE || m->num_rows == 0) return SP_OK;
     decode_job j = {.m = m, .bad_row = SIZE_MAX};
     if (pthread_mutex_init(&j.lock, NULL) != 0) return sp_rd_no_memory(rd);
-    uint64_t per_row = m->num_events / m->num_rows + 1;
-    size_t grain = per_row >= DECODE_BLOCK_EVENTS ? 1 : (size_t)(DECODE_BLOCK_EVENTS / per_row);
-    /* one block, on the caller's thread, in row order: few calls, or rows
-     * whose events overlap (a damaged file; their decode depends on order) */
-    if (m->num_events < ((uint64_t)1 << 17) || !rows_disjoint(m)) grain = m->num_rows;
+    /* rows whose events overlap (a damaged file) decode in row order: one
+     * block, on the caller's thread (their decode depends on the order) */
+    size_t grain = rows_disjoint(m) ? sp_rd_rows_per_block(m) : m->num_rows;
     sp_parallel_for(m->num_rows, grain, decode_rows, &j);
     pthread_mutex_destroy(&j.lock);
     return j.bad_row == SIZE_MAX ? SP_OK : bad_call(rd, m, j.bad_row, &j.bad);

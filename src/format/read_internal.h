@@ -58,6 +58,13 @@ sp_status sp_rd_events_selected(sp_rd *rd, sp_model *m);
  */
 sp_status sp_rd_decode_times(sp_rd *rd, sp_model *m);
 
+/* Rows per block of the read's parallel passes over the calls
+ * (sp_parallel_for): about 64 Ki calls each. Without the calls in memory (a
+ * streamed read) or with fewer than 128 Ki of them, all rows in one block,
+ * so that no thread is started (a thread's stack and arena would only cost
+ * address space, which a streamed read under a memory cap cannot spare). */
+size_t sp_rd_rows_per_block(const sp_model *m);
+
 /* One row's raw calls (starts and durations of the row, as sp_rd_decode_times
  * reads them) decoded and checked in place; the same errors. */
 sp_status sp_rd_decode_row(sp_rd *rd, const sp_model *m, size_t row, int64_t *starts,

@@ -207,17 +207,36 @@ static uint32_t find_or_add(sp_agg_thread *a, uint32_t parent, sp_region_t regio
 }
 
 /* `prev`, the last call at this depth, predicts the next: the same path
- * again, or the sibling that followed it last time; else the table. */
-static uint32_t child_of(sp_agg_thread *a, uint32_t parent, sp_region_t region, uint32_t prev) {
-    if (prev == SP_AGG_NONE || a->nodes[prev].parent != parent)
-        return find_or_add(a, parent, region);
+ * again, or the sibling that followed it last time; SP_AGG_NONE when it
+ * predicts nothing. */
+static inline __attribute__((always_inline)) uint32_t
+predicted_child(const sp_agg_thread *a, uint32_t parent, sp_region_t region, uint32_t prev) {
+    if (prev == SP_AGG_NONE || a->nodes[prev].parent != parent) return SP_AGG_NONE;
     if (a->nodes[prev].region == region) return prev;
     uint32_t hint = a->nodes[prev].next_hint;
     if (hint != SP_AGG_NONE && a->nodes[hint].region == region && a->nodes[hint].parent == parent)
         return hint;
-    uint32_t node = find_or_add(a, parent, region);
-    a->nodes[prev].next_hint = node;
+    return SP_AGG_NONE;
+}
+
+/* The prediction, else the table (and the prediction learns the sibling). */
+static uint32_t child_of(sp_agg_thread *a, uint32_t parent, sp_region_t region, uint32_t prev) {
+    uint32_t node = predicted_child(a, parent, region, prev);
+    if (node != SP_AGG_NONE) return node;
+    node = find_or_add(a, parent, region);
+    if (prev != SP_AGG_NONE && a->nodes[prev].parent == parent) a->nodes[prev].next_hint = node;
     return node;
+}
+
+/* Opens the call on the thread's stack with its start time. */
+static inline __attribute__((always_inline)) void push_frame(sp_thread *t, sp_event_slot *slot,
+                                                             sp_region_t region) {
+    sp_frame *frame = t->top++;
+    frame->slot = slot;
+    frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
+    frame->region = region;
+    slot->end = 0;
+    slot->start = sp_clock_ticks();
 }
 
 int64_t sp_agg_provisional_ns(uint64_t ticks) {
@@ -374,25 +393,12 @@ static inline __attribute__((always_inline)) int begin_predicted(sp_thread *t, s
     uint32_t d = sp_thread_depth(t);
     if (UNLIKELY(d >= a->scratch_capacity || t->top == t->stack_end)) return 0;
     sp_agg_scratch *s = &a->scratch[d];
-    uint32_t prev = s->node, parent = d ? a->scratch[d - 1].node : SP_AGG_ROOT;
-    if (UNLIKELY(prev == SP_AGG_NONE || parent == SP_AGG_NONE)) return 0;
-    const sp_agg_node *p = &a->nodes[prev];
-    uint32_t node = prev;
-    if (UNLIKELY(p->parent != parent)) return 0;
-    if (p->region != region) {
-        node = p->next_hint;
-        if (node == SP_AGG_NONE || a->nodes[node].region != region ||
-            a->nodes[node].parent != parent)
-            return 0;
-    }
+    uint32_t parent = d ? a->scratch[d - 1].node : SP_AGG_ROOT;
+    uint32_t node = predicted_child(a, parent, region, s->node); /* NONE for a NONE parent */
+    if (UNLIKELY(node == SP_AGG_NONE)) return 0;
     if (s->slot.end) fold(a, s);
     s->node = node;
-    sp_frame *frame = t->top++;
-    frame->slot = &s->slot;
-    frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
-    frame->region = region;
-    s->slot.end = 0;
-    s->slot.start = sp_clock_ticks();
+    push_frame(t, &s->slot, region);
     return 1;
 }
 
@@ -430,12 +436,7 @@ static void begin_full(sp_thread *t, sp_region_t region) {
     } else {
         out_of_memory_once();
     }
-    sp_frame *frame = t->top++;
-    frame->slot = slot;
-    frame->chunk = &t->unchecked_chunk; /* no journal in aggregate mode */
-    frame->region = region;
-    slot->end = 0;
-    slot->start = sp_clock_ticks();
+    push_frame(t, slot, region);
 }
 
 uint64_t sp_internal_agg_bytes(void) {
